@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * shared.h - types shared by the BPF probes and the host.
+ *
+ * At build time CMake embeds this file in front of the probe text, so the
+ * BPF side and the host see one definition.  Only fixed-size integer types;
+ * no kernel structs (see ../shared/cases H1: we never read task_struct).
+ */
+#ifndef SWITCHSTAT_SHARED_H
+#define SWITCHSTAT_SHARED_H
+
+#define SS_COMM_LEN 16
+#define SS_MAX_COUNTERS 8
+#define SS_HIST_SLOTS 27 /* log2 slots: 0 .. 2^26 (us) before clamping */
+
+/*
+ * prev_state at sched_switch: the low byte holds the TASK_REPORT bits
+ * (S, D, T, t, X, Z, P, I).  A preempted task reports 0 or TASK_REPORT_MAX
+ * (0x100 on 4.14+, "R+" in the trace).  Any low bit set means the task gave
+ * up the CPU itself: a voluntary switch (the kernel's nvcsw).
+ */
+#define SS_PREV_STATE_SLEEP_MASK 0xffULL
+
+/* Key of the per-interval accumulator map. tid is 0 unless -L. */
+struct ss_key {
+	__u32 tgid;
+	__u32 tid;
+};
+
+/* Per-interval accumulators of one process (or thread with -L). */
+struct ss_val {
+	char comm[SS_COMM_LEN];
+	__u64 cgroup_id;
+	__u64 oncpu_ns;
+	__u64 voluntary;
+	__u64 involuntary;
+	__u64 counters[SS_MAX_COUNTERS];
+	__u64 counter_scaled; /* bit i: counter i was multiplex-scaled */
+	__u64 faults;
+	__u64 pgalloc;
+	__u64 reclaim_count;
+	__u64 reclaim_ns;
+};
+
+/* Per-CPU tracing state; never reset by the host. */
+struct ss_cpu {
+	__u64 last_switch_ns; /* 0 until the first switch seen on this CPU */
+	__u64 ctr_prev[SS_MAX_COUNTERS];
+	__u64 ctr_enabled_prev[SS_MAX_COUNTERS];
+	__u64 ctr_running_prev[SS_MAX_COUNTERS];
+	__u64 ctr_have_prev; /* bit i: ctr_prev[i] is valid */
+};
+
+/* Per-CPU counters of what the probes did, summed by the host. */
+enum ss_stat {
+	SS_STAT_IDLE_NS,       /* on-CPU time of this CPU's idle task */
+	SS_STAT_SWITCHES,      /* sched_switch events seen */
+	SS_STAT_FIRST_SLICE,   /* slices skipped: began before we started */
+	SS_STAT_ANOMALY,       /* slices skipped: clock went backwards */
+	SS_STAT_DROPS,         /* failed map inserts (map full) */
+	SS_STAT_CTR_FIRST,     /* counter deltas skipped: no previous value */
+	SS_STAT_CTR_BACKWARDS, /* counter deltas skipped: value went back */
+	SS_STAT_CTR_ERROR,     /* counter reads that failed */
+	SS_STAT_FILTERED_NS,   /* on-CPU time of tasks outside -p/-t */
+	SS_STAT_MAX = 16,
+};
+
+#endif

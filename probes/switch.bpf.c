@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * switch.bpf.c - sched_switch accounting, compiled by libbcc at start-up.
+ *
+ * Rules (../shared/cases): only tracepoint fields and helpers, never a kernel
+ * struct (H1, H3); the layout of args comes from the running kernel's format
+ * file through TRACEPOINT_PROBE (H3); the slice start is kept per CPU, so
+ * each CPU's idle task is separate and nothing wraps (H4, H7); the first
+ * slice on each CPU began before we started and is skipped (H7).
+ * At sched_switch the current task is still the one leaving the CPU, so
+ * bpf_get_current_pid_tgid() names prev.
+ */
+
+TRACEPOINT_PROBE(sched, sched_switch)
+{
+	__u32 zero = 0;
+	struct ss_cpu *cpu = cpu_state.lookup(&zero);
+
+	if (!cpu)
+		return 0;
+
+	__u64 now = bpf_ktime_get_ns();
+	__u64 last = cpu->last_switch_ns;
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id, tgid = id >> 32;
+
+	cpu->last_switch_ns = now;
+	stat_add(SS_STAT_SWITCHES, 1);
+	ss_feature_switch_counters(cpu, tgid, tid);
+
+	if (last == 0) {
+		stat_add(SS_STAT_FIRST_SLICE, 1);
+		return 0;
+	}
+	if (now < last) {
+		stat_add(SS_STAT_ANOMALY, 1);
+		return 0;
+	}
+	if (tid == 0) {
+		stat_add(SS_STAT_IDLE_NS, now - last);
+		return 0;
+	}
+	if (!ss_selected(tgid, tid)) {
+		stat_add(SS_STAT_FILTERED_NS, now - last);
+		return 0;
+	}
+
+	struct ss_val *val = ss_current_val(tgid, tid);
+
+	if (!val)
+		return 0;
+	__sync_fetch_and_add(&val->oncpu_ns, now - last);
+	if (args->prev_state & SS_PREV_STATE_SLEEP_MASK)
+		__sync_fetch_and_add(&val->voluntary, 1);
+	else
+		__sync_fetch_and_add(&val->involuntary, 1);
+	ss_feature_switch_charge(cpu, val);
+	return 0;
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# setup.sh - make this machine ready to build and run switchstat.  Idempotent.
+#  - installs the Debian packages needed to build, run and test
+#  - mounts debugfs/tracefs when missing (libbcc looks in
+#    /sys/kernel/debug/tracing first)
+#  - only when no headers exist for the running kernel: installs the
+#    distribution's headers and links /lib/modules/$(uname -r)/build (and
+#    source) to them, saying so.  switchstat's probes read only tracepoint
+#    fields and BPF helpers, never kernel structs, so mismatched headers are
+#    safe for it (see ../shared/cases H1); they are NOT safe for other bcc
+#    tools that read task_struct.
+# Usage: scripts/setup.sh [--no-build] [--tests]
+set -euo pipefail
+
+build=1
+tests=0
+for a in "$@"; do
+	case "$a" in
+	--no-build) build=0 ;;
+	--tests) tests=1 ;;
+	*) echo "usage: $0 [--no-build] [--tests]" >&2; exit 2 ;;
+	esac
+done
+
+say() { echo "setup: $*" >&2; }
+
+if [ "$(id -u)" -ne 0 ]; then
+	say "must run as root (installs packages, mounts tracefs)"
+	exit 1
+fi
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+rel=$(uname -r)
+
+pkgs=(build-essential cmake pkg-config libbpfcc-dev bpfcc-tools)
+[ "$tests" = 1 ] && pkgs+=(libcriterion-dev python3 bpftool linux-perf bpftrace man-db)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+	say "installing: ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >&2
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+# tracefs: libbcc's bpf_attach_tracepoint uses /sys/kernel/debug/tracing
+if [ ! -d /sys/kernel/debug/tracing/events ]; then
+	mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
+	if [ ! -d /sys/kernel/debug/tracing/events ]; then
+		mount -t tracefs tracefs /sys/kernel/debug/tracing 2>/dev/null || true
+	fi
+	say "mounted debugfs at /sys/kernel/debug"
+fi
+if [ ! -d /sys/kernel/tracing/events ]; then
+	mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null || true
+fi
+if [ ! -d /sys/kernel/debug/tracing/events/sched/sched_switch ]; then
+	say "tracefs is still not available at /sys/kernel/debug/tracing"
+	exit 1
+fi
+
+# kernel headers: libbcc compiles the probes against /lib/modules/$rel/build
+if [ -z "${BCC_KERNEL_SOURCE:-}" ] && [ ! -d "/lib/modules/$rel/build" ] &&
+	[ ! -e /sys/kernel/kheaders.tar.xz ]; then
+	if ! dpkg-query -W -f='${Status}' "linux-headers-$rel" 2>/dev/null | grep -q "ok installed" &&
+		apt-cache show "linux-headers-$rel" >/dev/null 2>&1; then
+		say "installing linux-headers-$rel"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "linux-headers-$rel" >&2
+	fi
+fi
+if [ -z "${BCC_KERNEL_SOURCE:-}" ] && [ ! -d "/lib/modules/$rel/build" ] &&
+	[ ! -e /sys/kernel/kheaders.tar.xz ]; then
+	arch=$(dpkg --print-architecture)
+	if ! ls -d /usr/src/linux-headers-*-"$arch" >/dev/null 2>&1; then
+		say "no headers for $rel; installing the distribution's linux-headers-$arch"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "linux-headers-$arch" >&2
+	fi
+	hdr=$(ls -d /usr/src/linux-headers-*-"$arch" | sort -V | tail -n 1)
+	common=${hdr%-"$arch"}-common
+	mkdir -p "/lib/modules/$rel"
+	ln -sfn "$hdr" "/lib/modules/$rel/build"
+	[ -d "$common" ] && ln -sfn "$common" "/lib/modules/$rel/source"
+	say "WARNING: no kernel headers for the running kernel $rel;"
+	say "  linked /lib/modules/$rel/build -> $hdr (headers of another version)."
+	say "  switchstat reads only tracepoint fields and helpers, so this is safe"
+	say "  for it; other bcc tools that read kernel structs may be silently wrong."
+fi
+
+if [ "$build" = 1 ]; then
+	bt=-DSWITCHSTAT_TESTS=OFF
+	[ "$tests" = 1 ] && bt=-DSWITCHSTAT_TESTS=ON
+	cmake -S "$here" -B "$here/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$bt" >/dev/null
+	cmake --build "$here/build" -j"$(nproc)" >&2
+	say "built $here/build/switchstat"
+fi

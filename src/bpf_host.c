@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf_host.c - compile, load and attach with libbcc's C API (bcc 0.26:
+ * bpf_module_create_c_from_string, bcc_func_load, bpf_attach_tracepoint),
+ * the same calls bcc's own C++ BPF class makes (src/cc/api/BPF.cc).
+ */
+#include "bpf_host.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <linux/bpf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <bcc/bcc_common.h>
+#include <bcc/libbpf.h>
+
+#define TRACEFS "/sys/kernel/debug/tracing"
+#define LOG_SIZE (1 << 22)
+
+static bool is_dir(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* ss_tracepoint_exists - see bpf_host.h */
+bool ss_tracepoint_exists(const char *category, const char *name)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), TRACEFS "/events/%s/%s", category, name);
+	return is_dir(p);
+}
+
+/* ss_bpf_check_env - see bpf_host.h */
+int ss_bpf_check_env(struct ss_bpf *b, char *err, size_t errlen)
+{
+	const char *env = getenv("BCC_KERNEL_SOURCE");
+	struct utsname u;
+	char p[PATH_MAX];
+
+	if (geteuid() != 0) {
+		snprintf(err, errlen,
+			 "must run as root (needs CAP_BPF and CAP_PERFMON)");
+		return -1;
+	}
+	if (!ss_tracepoint_exists("sched", "sched_switch")) {
+		snprintf(err, errlen,
+			 "tracefs not found at " TRACEFS
+			 ": mount -t debugfs debugfs /sys/kernel/debug "
+			 "(or run scripts/setup.sh)");
+		return -1;
+	}
+	uname(&u);
+	if (env && *env) {
+		if (!is_dir(env)) {
+			snprintf(err, errlen,
+				 "kernel headers not found: BCC_KERNEL_SOURCE=%s "
+				 "is not a directory",
+				 env);
+			return -1;
+		}
+		snprintf(b->headers, sizeof(b->headers), "%s", env);
+		return 0;
+	}
+	snprintf(p, sizeof(p), "/lib/modules/%s/build", u.release);
+	if (is_dir(p)) {
+		char real[PATH_MAX];
+
+		if (realpath(p, real))
+			snprintf(b->headers, sizeof(b->headers), "%s", real);
+		else
+			snprintf(b->headers, sizeof(b->headers), "%s", p);
+		return 0;
+	}
+	if (access("/sys/kernel/kheaders.tar.xz", R_OK) == 0) {
+		snprintf(b->headers, sizeof(b->headers),
+			 "/sys/kernel/kheaders.tar.xz");
+		return 0;
+	}
+	snprintf(err, errlen,
+		 "kernel headers not found for %s (looked in /lib/modules/%s/build "
+		 "and /sys/kernel/kheaders.tar.xz): install linux-headers-%s, "
+		 "or run scripts/setup.sh to use the distribution's headers",
+		 u.release, u.release, u.release);
+	return -1;
+}
+
+/* ss_bpf_compile - see bpf_host.h */
+int ss_bpf_compile(struct ss_bpf *b, const char *text, const char **cflags,
+		   int ncflags, char *err, size_t errlen)
+{
+	b->mod = bpf_module_create_c_from_string(text, 0, cflags, ncflags,
+						 true, NULL);
+	if (!b->mod) {
+		snprintf(err, errlen,
+			 "BPF compile failed (clang's messages above); "
+			 "kernel headers: %s",
+			 b->headers);
+		return -1;
+	}
+	return 0;
+}
+
+/* ss_bpf_load - see bpf_host.h */
+int ss_bpf_load(struct ss_bpf *b, const char *fn, int type, char *err,
+		size_t errlen)
+{
+	void *start = bpf_function_start(b->mod, fn);
+	int fd;
+
+	if (!start) {
+		snprintf(err, errlen, "BPF function %s not found", fn);
+		return -1;
+	}
+	if (b->nprogs >= SS_MAX_PROGS) {
+		snprintf(err, errlen, "too many BPF programs");
+		return -1;
+	}
+	if (!b->verifier_log)
+		b->verifier_log = calloc(1, LOG_SIZE);
+	if (b->verifier_log)
+		b->verifier_log[0] = '\0';
+	fd = bcc_func_load(b->mod, type, fn, start,
+			   bpf_function_size(b->mod, fn),
+			   bpf_module_license(b->mod),
+			   bpf_module_kern_version(b->mod), 0, b->verifier_log,
+			   b->verifier_log ? LOG_SIZE : 0, NULL, -1);
+	if (fd < 0) {
+		snprintf(err, errlen,
+			 "BPF program %s rejected by the kernel: %s%s", fn,
+			 strerror(errno),
+			 b->verifier_log && b->verifier_log[0] ?
+				 " (verifier log above)" :
+				 "");
+		if (b->verifier_log && b->verifier_log[0])
+			fprintf(stderr, "%s\n", b->verifier_log);
+		return -1;
+	}
+	b->prog_fd[b->nprogs] = fd;
+	b->prog_name[b->nprogs] = fn;
+	b->nprogs++;
+	return fd;
+}
+
+/* ss_bpf_add_link - see bpf_host.h */
+int ss_bpf_add_link(struct ss_bpf *b, int fd)
+{
+	if (b->nlinks >= SS_MAX_LINKS)
+		return -1;
+	b->link_fd[b->nlinks++] = fd;
+	return 0;
+}
+
+/* ss_bpf_attach_tp - see bpf_host.h */
+int ss_bpf_attach_tp(struct ss_bpf *b, const char *fn, const char *category,
+		     const char *name, char *err, size_t errlen)
+{
+	int pfd, fd = ss_bpf_load(b, fn, BPF_PROG_TYPE_TRACEPOINT, err,
+				  errlen);
+
+	if (fd < 0)
+		return -1;
+	pfd = bpf_attach_tracepoint(fd, category, name);
+	if (pfd < 0) {
+		snprintf(err, errlen, "cannot attach tracepoint %s:%s: %s",
+			 category, name, strerror(errno));
+		return -1;
+	}
+	if (ss_bpf_add_link(b, pfd)) {
+		bpf_close_perf_event_fd(pfd);
+		snprintf(err, errlen, "too many attachments");
+		return -1;
+	}
+	return 0;
+}
+
+/* ss_bpf_map_fd - see bpf_host.h */
+int ss_bpf_map_fd(struct ss_bpf *b, const char *name)
+{
+	return b->mod ? bpf_table_fd(b->mod, name) : -1;
+}
+
+/* ss_bpf_close - see bpf_host.h */
+void ss_bpf_close(struct ss_bpf *b)
+{
+	for (int i = 0; i < b->nlinks; i++)
+		bpf_close_perf_event_fd(b->link_fd[i]);
+	b->nlinks = 0;
+	for (int i = 0; i < b->nprogs; i++)
+		close(b->prog_fd[i]);
+	b->nprogs = 0;
+	if (b->mod)
+		bpf_module_destroy(b->mod);
+	b->mod = NULL;
+	free(b->verifier_log);
+	b->verifier_log = NULL;
+}

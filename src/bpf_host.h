@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bpf_host.h - the libbcc side: environment checks, compiling the embedded
+ * probe text, loading and attaching programs, map file descriptors, detach.
+ */
+#ifndef SWITCHSTAT_BPF_HOST_H
+#define SWITCHSTAT_BPF_HOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define SS_MAX_PROGS 16
+#define SS_MAX_LINKS 1024
+#define SS_ERR_LEN 512
+
+struct ss_bpf {
+	void *mod;                   /* libbcc module */
+	int prog_fd[SS_MAX_PROGS];   /* loaded programs */
+	const char *prog_name[SS_MAX_PROGS];
+	int nprogs;
+	int link_fd[SS_MAX_LINKS];   /* perf fds of attachments */
+	int nlinks;
+	char headers[4096];          /* kernel headers dir libbcc will use */
+	char *verifier_log;          /* last load failure's log, or NULL */
+	int verbose;
+};
+
+/*
+ * ss_bpf_check_env - the things libbcc needs before it can compile and
+ * attach: root, tracefs at /sys/kernel/debug/tracing (where libbcc looks),
+ * and kernel headers (BCC_KERNEL_SOURCE, /lib/modules/$(uname -r)/build or
+ * /sys/kernel/kheaders.tar.xz).  Fills b->headers.  Returns 0, or -1 with
+ * one line in err saying what to do.
+ */
+int ss_bpf_check_env(struct ss_bpf *b, char *err, size_t errlen);
+
+/*
+ * ss_bpf_compile - compile text with cflags (numeric -D only).  Returns 0,
+ * or -1 with a message in err (libbcc prints clang's diagnostics itself).
+ */
+int ss_bpf_compile(struct ss_bpf *b, const char *text, const char **cflags,
+		   int ncflags, char *err, size_t errlen);
+
+/*
+ * ss_bpf_load - load function fn as program type (BPF_PROG_TYPE_*).
+ * Returns the program fd, or -1 with err and b->verifier_log set.
+ */
+int ss_bpf_load(struct ss_bpf *b, const char *fn, int type, char *err,
+		size_t errlen);
+
+/*
+ * ss_bpf_attach_tp - load fn as a tracepoint program and attach it to
+ * category:name.  Returns 0, or -1 with err (and the verifier log).
+ */
+int ss_bpf_attach_tp(struct ss_bpf *b, const char *fn, const char *category,
+		     const char *name, char *err, size_t errlen);
+
+/* ss_bpf_add_link - remember an fd (perf event) to close at detach. */
+int ss_bpf_add_link(struct ss_bpf *b, int fd);
+
+/* ss_bpf_map_fd - fd of map `name`, or -1. */
+int ss_bpf_map_fd(struct ss_bpf *b, const char *name);
+
+/* ss_tracepoint_exists - does category/name exist in tracefs? */
+bool ss_tracepoint_exists(const char *category, const char *name);
+
+/* ss_bpf_close - detach everything, close fds, free the module.  Idempotent. */
+void ss_bpf_close(struct ss_bpf *b);
+
+#endif

@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cgroup.c - cgroup v2 mount discovery, id <-> path cache, --cgroup filter
+ * ids and container ids from cgroup paths.
+ */
+#define _GNU_SOURCE
+#include "cgroup.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/magic.h>
+
+#define CONTAINER_ID_HEX_LEN 64
+
+/* Decode proc(5) mountinfo octal escapes ("\040" for a blank) in place. */
+static void unescape_octal(char *s)
+{
+	char *w = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
+		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*w++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 |
+				      (s[3] - '0'));
+			s += 4;
+		} else {
+			*w++ = *s++;
+		}
+	}
+	*w = '\0';
+}
+
+/*
+ * Mount point of one mountinfo line if its fs type is cgroup2, else NULL.
+ * Fields: id parent maj:min root mountpoint opts [optional...] - type src
+ */
+static char *cgroup2_mount_point(char *line)
+{
+	char *save = NULL, *tok, *mnt = NULL;
+	int field = 0;
+	bool sep = false;
+
+	line[strcspn(line, "\n")] = '\0';
+	for (tok = strtok_r(line, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save), field++) {
+		if (field == 4)
+			mnt = tok;
+		else if (field >= 6 && !sep && !strcmp(tok, "-"))
+			sep = true;
+		else if (sep)
+			return mnt && !strcmp(tok, "cgroup2") ? mnt : NULL;
+	}
+	return NULL;
+}
+
+int cgroup_v2_mount_from(const char *mountinfo_path, char *buf, size_t len)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int ret = -ENOENT;
+	FILE *f;
+
+	if (!buf || !len)
+		return -EINVAL;
+	f = fopen(mountinfo_path, "re");
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) > 0) {
+		char *mnt = cgroup2_mount_point(line);
+
+		if (!mnt)
+			continue;
+		unescape_octal(mnt);
+		if (strlen(mnt) >= len) {
+			ret = -ENAMETOOLONG;
+		} else {
+			strcpy(buf, mnt);
+			ret = 0;
+		}
+		break;
+	}
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+int cgroup_v2_mount(char *buf, size_t len)
+{
+	return cgroup_v2_mount_from("/proc/self/mountinfo", buf, len);
+}
+
+/* Copy @mount without trailing slashes ("/" stays "/"). */
+static int copy_mount(char *dst, size_t dstlen, const char *mount)
+{
+	size_t n = strlen(mount);
+
+	while (n > 1 && mount[n - 1] == '/')
+		n--;
+	if (n >= dstlen)
+		return -ENAMETOOLONG;
+	memcpy(dst, mount, n);
+	dst[n] = '\0';
+	return 0;
+}
+
+/* Called once per cgroup with its id and path relative to the walk root. */
+typedef int (*walk_cb)(void *arg, uint64_t id, const char *path);
+
+/*
+ * Pre-order walk of the directory tree at @fd (owned, closed here). @path
+ * holds @len bytes of the relative path so far and has PATH_MAX bytes.
+ * Cgroups removed during the walk are skipped.
+ */
+static int walk(int fd, char *path, size_t len, walk_cb cb, void *arg)
+{
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int ret;
+
+	if (fstat(fd, &st)) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	ret = cb(arg, (uint64_t)st.st_ino, len ? path : "/");
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	d = fdopendir(fd);
+	if (!d) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	while (!ret && (de = readdir(d))) {
+		size_t nlen = strlen(de->d_name);
+		int cfd;
+
+		if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
+			continue;
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (len + 1 + nlen >= PATH_MAX) {
+			ret = -ENAMETOOLONG;
+			break;
+		}
+		cfd = openat(dirfd(d), de->d_name,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (cfd < 0) {
+			if (errno == ENOENT || errno == ENOTDIR)
+				continue;
+			ret = -errno;
+			break;
+		}
+		path[len] = '/';
+		memcpy(path + len + 1, de->d_name, nlen + 1);
+		ret = walk(cfd, path, len + 1 + nlen, cb, arg);
+		path[len] = '\0';
+	}
+	closedir(d);
+	return ret;
+}
+
+/* Open @dir and walk it; @path is scratch space of PATH_MAX bytes. */
+static int walk_from(const char *dir, walk_cb cb, void *arg)
+{
+	char *path = malloc(PATH_MAX);
+	struct statfs sfs;
+	int fd, ret;
+
+	if (!path)
+		return -ENOMEM;
+	path[0] = '\0';
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		goto out;
+	}
+	if (fstatfs(fd, &sfs)) {
+		ret = -errno;
+		close(fd);
+		goto out;
+	}
+	if (sfs.f_type != CGROUP2_SUPER_MAGIC) {
+		ret = -EINVAL;
+		close(fd);
+		goto out;
+	}
+	ret = walk(fd, path, 0, cb, arg);
+out:
+	free(path);
+	return ret;
+}
+
+struct entry_vec {
+	struct cgroup_entry *ents;
+	size_t n, cap;
+};
+
+static int collect_entry(void *arg, uint64_t id, const char *path)
+{
+	struct entry_vec *v = arg;
+	char *p;
+
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? v->cap * 2 : 64;
+		struct cgroup_entry *e = realloc(v->ents, cap * sizeof(*e));
+
+		if (!e)
+			return -ENOMEM;
+		v->ents = e;
+		v->cap = cap;
+	}
+	p = strdup(path);
+	if (!p)
+		return -ENOMEM;
+	v->ents[v->n].id = id;
+	v->ents[v->n].path = p;
+	v->n++;
+	return 0;
+}
+
+static void free_entries(struct cgroup_entry *ents, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(ents[i].path);
+	free(ents);
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct cgroup_entry *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Give entries of @v whose id and path are unchanged the old strings, so
+ * pointers handed out by cgroup_path() stay valid; move the old strings
+ * no longer used to c->retired. Both arrays are sorted by id.
+ */
+static int keep_old_paths(struct cgroup_cache *c, struct entry_vec *v)
+{
+	size_t i, j = 0;
+
+	/* reserve room for the worst case: every old path retired */
+	if (c->retired_cap - c->nretired < c->n) {
+		size_t cap = c->nretired + c->n;
+		char **r = realloc(c->retired, cap * sizeof(*r));
+
+		if (!r)
+			return -ENOMEM;
+		c->retired = r;
+		c->retired_cap = cap;
+	}
+	for (i = 0; i < c->n; i++) {
+		struct cgroup_entry *old = &c->ents[i];
+
+		while (j < v->n && v->ents[j].id < old->id)
+			j++;
+		if (j < v->n && v->ents[j].id == old->id &&
+		    !strcmp(v->ents[j].path, old->path)) {
+			free(v->ents[j].path);
+			v->ents[j].path = old->path;
+		} else {
+			c->retired[c->nretired++] = old->path;
+		}
+		old->path = NULL;
+	}
+	return 0;
+}
+
+int cgroup_cache_rescan(struct cgroup_cache *c)
+{
+	struct entry_vec v = { 0 };
+	int ret;
+
+	c->last_scan_ns = now_ns();
+	ret = walk_from(c->mount, collect_entry, &v);
+	if (!ret) {
+		qsort(v.ents, v.n, sizeof(*v.ents), cmp_entry);
+		ret = keep_old_paths(c, &v);
+	}
+	if (ret) {
+		free_entries(v.ents, v.n);
+		return ret;
+	}
+	free(c->ents);
+	c->ents = v.ents;
+	c->n = v.n;
+	return 0;
+}
+
+int cgroup_cache_init(struct cgroup_cache *c, const char *mount)
+{
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	c->rescan_interval_ns = CGROUP_RESCAN_INTERVAL_NS;
+	ret = copy_mount(c->mount, sizeof(c->mount), mount);
+	if (ret)
+		return ret;
+	return cgroup_cache_rescan(c);
+}
+
+static const char *lookup(const struct cgroup_cache *c, uint64_t id)
+{
+	struct cgroup_entry key = { .id = id }, *e;
+
+	if (!c->n)
+		return NULL;
+	e = bsearch(&key, c->ents, c->n, sizeof(*c->ents), cmp_entry);
+	return e ? e->path : NULL;
+}
+
+const char *cgroup_path(struct cgroup_cache *c, uint64_t id)
+{
+	const char *p;
+
+	if (id == 0)
+		return NULL; /* no inode 0: never worth a rescan */
+	p = lookup(c, id);
+	if (p)
+		return p;
+	if (now_ns() - c->last_scan_ns < c->rescan_interval_ns)
+		return NULL;
+	if (cgroup_cache_rescan(c))
+		return NULL;
+	return lookup(c, id);
+}
+
+void cgroup_cache_free(struct cgroup_cache *c)
+{
+	size_t i;
+
+	free_entries(c->ents, c->n);
+	c->ents = NULL;
+	c->n = 0;
+	for (i = 0; i < c->nretired; i++)
+		free(c->retired[i]);
+	free(c->retired);
+	c->retired = NULL;
+	c->nretired = c->retired_cap = 0;
+}
+
+struct id_vec {
+	uint64_t *ids;
+	int n, max;
+};
+
+static int collect_id(void *arg, uint64_t id, const char *path)
+{
+	struct id_vec *v = arg;
+
+	(void)path;
+	if (v->n == v->max)
+		return -E2BIG;
+	v->ids[v->n++] = id;
+	return 0;
+}
+
+int cgroup_descendant_ids(const char *mount, const char *path, uint64_t *ids,
+			  int max)
+{
+	struct id_vec v = { .ids = ids, .max = max };
+	char mnt[PATH_MAX], *full;
+	size_t mlen;
+	int ret;
+
+	ret = copy_mount(mnt, sizeof(mnt), mount);
+	if (ret)
+		return ret;
+	mlen = strlen(mnt);
+	if (!strncmp(path, mnt, mlen) &&
+	    (path[mlen] == '/' || path[mlen] == '\0' || mlen == 1)) {
+		full = strdup(path);
+	} else {
+		while (*path == '/')
+			path++;
+		if (asprintf(&full, "%s/%s", mnt, path) < 0)
+			full = NULL;
+	}
+	if (!full)
+		return -ENOMEM;
+	if (strlen(full) >= PATH_MAX) {
+		free(full);
+		return -ENAMETOOLONG;
+	}
+	ret = walk_from(full, collect_id, &v);
+	free(full);
+	return ret ? ret : v.n;
+}
+
+static bool is_hex64(const char *s)
+{
+	int i;
+
+	for (i = 0; i < CONTAINER_ID_HEX_LEN; i++) {
+		if (!((s[i] >= '0' && s[i] <= '9') ||
+		      (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	}
+	return true;
+}
+
+/* Container id inside one path component [s, s + len), or NULL. */
+static const char *component_id(const char *s, size_t len)
+{
+	static const char *const prefixes[] = { "docker-", "cri-containerd-",
+						"crio-", "libpod-" };
+	static const char suffix[] = ".scope";
+	const size_t slen = sizeof(suffix) - 1;
+	size_t i;
+
+	if (len == CONTAINER_ID_HEX_LEN)
+		return is_hex64(s) ? s : NULL;
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		size_t plen = strlen(prefixes[i]);
+
+		if (len != plen + CONTAINER_ID_HEX_LEN + slen)
+			continue;
+		if (strncmp(s, prefixes[i], plen) ||
+		    strncmp(s + len - slen, suffix, slen))
+			continue;
+		if (is_hex64(s + plen))
+			return s + plen;
+	}
+	return NULL;
+}
+
+int container_id_from_path(const char *path, char *out, size_t outlen)
+{
+	size_t end;
+
+	if (!path || !out || outlen < CONTAINER_SHORT_ID_LEN + 1)
+		return -EINVAL;
+	end = strlen(path);
+	while (end > 0) {
+		size_t start = end;
+		const char *id;
+
+		while (start > 0 && path[start - 1] != '/')
+			start--;
+		id = component_id(path + start, end - start);
+		if (id) {
+			memcpy(out, id, CONTAINER_SHORT_ID_LEN);
+			out[CONTAINER_SHORT_ID_LEN] = '\0';
+			return 1;
+		}
+		end = start ? start - 1 : 0;
+	}
+	return 0;
+}

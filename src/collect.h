@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * collect.h - read one interval out of the BPF maps: drain the accumulator
+ * map (read and delete in one batch, so the next interval starts empty) and
+ * turn the cumulative per-CPU stats into this interval's deltas.
+ */
+#ifndef SWITCHSTAT_COLLECT_H
+#define SWITCHSTAT_COLLECT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rows.h"
+
+struct ss_collector {
+	int accum_fd, stats_fd;
+	int ncpus; /* possible CPUs: per-CPU map value count */
+	uint32_t max_entries;
+	uint64_t *prev, *cur; /* [SS_STAT_MAX][ncpus] cumulative stats */
+	struct ss_key *keys;
+	struct ss_val *vals;
+	bool no_batch; /* kernel lacks batch ops: iterate instead */
+};
+
+/* ss_collect_init - allocate buffers and read the starting stats; 0/-errno */
+int ss_collect_init(struct ss_collector *c, int accum_fd, int stats_fd,
+		    int ncpus, uint32_t max_entries);
+
+/*
+ * ss_collect - move everything accumulated since the last call into iv
+ * (rows appended, stats and idle_ns set to this interval's deltas).
+ * Returns the number of rows read, or -errno.
+ */
+int ss_collect(struct ss_collector *c, struct ss_interval *iv);
+
+/* ss_collect_free - release buffers. */
+void ss_collect_free(struct ss_collector *c);
+
+#endif

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * events.h - perf event names for switchstat and the counter arithmetic
+ * applied to values read with bpf_perf_event_read_value().
+ *
+ * Everything here is pure (no I/O, no globals) so it can be unit tested and
+ * mirrored in BPF C.
+ */
+#ifndef SWITCHSTAT_EVENTS_H
+#define SWITCHSTAT_EVENTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+
+#define SS_MAX_EVENTS 8
+#define SS_EVENT_NAME_LEN 32
+
+struct ss_event {
+	char name[SS_EVENT_NAME_LEN]; /* as the user spelled it */
+	uint32_t type; /* perf_event_attr.type: PERF_TYPE_* */
+	uint64_t config; /* perf_event_attr.config */
+	bool hardware; /* needs a PMU counter (HARDWARE, HW_CACHE, RAW) */
+};
+
+/*
+ * events_parse - parse a comma-separated list of perf event names.
+ * @list:   e.g. "cycles,instructions,r01c2"; NULL is treated as ""
+ * @out:    array of at least @max entries
+ * @max:    most events accepted (normally SS_MAX_EVENTS)
+ * @err:    receives a one-line message on failure (may be NULL)
+ * @errlen: size of @err
+ *
+ * Names follow perf list(1) and are case-sensitive: the generic hardware
+ * events (cycles/cpu-cycles, instructions, cache-references, cache-misses,
+ * branch-instructions/branches, branch-misses, bus-cycles, ref-cycles,
+ * stalled-cycles-frontend, stalled-cycles-backend), the generic software
+ * events (cpu-clock, task-clock, page-faults/faults, minor-faults,
+ * major-faults, context-switches/cs, cpu-migrations/migrations), the legacy
+ * cache events L1-dcache-loads, L1-dcache-load-misses, LLC-loads,
+ * LLC-load-misses and LLC-misses (perf decodes an LLC name with no
+ * operation as a read, so LLC-misses == LLC-load-misses), and raw PMU
+ * events "rNNNN" with 1-16 hex digits (PERF_TYPE_RAW). Blanks around an
+ * element are ignored; modifiers such as ":u" are not supported.
+ *
+ * Returns the number of events (>= 1), or -1 with a message in @err for an
+ * empty list, an empty element ("a,,b"), an unknown name, a malformed or
+ * overflowing raw event, a duplicate (same type and config, so "cycles,
+ * cpu-cycles" is one), or more than @max events.
+ */
+int events_parse(const char *list, struct ss_event *out, int max, char *err,
+		 size_t errlen);
+
+/*
+ * events_default - the default set: cycles, instructions, cache-misses.
+ * @out: array of at least 3 entries
+ *
+ * Returns 3.
+ */
+int events_default(struct ss_event *out);
+
+enum ss_delta_status {
+	SS_DELTA_OK, /* *delta = cur - prev */
+	SS_DELTA_FIRST, /* no previous reading: baseline only */
+	SS_DELTA_BACKWARDS, /* cur < prev: counter reset or reused slot */
+	SS_DELTA_ERROR, /* a reading holds a negative errno */
+};
+
+/*
+ * counter_delta - difference between two readings of a free-running counter.
+ * @prev:      previous reading (ignored unless @have_prev)
+ * @cur:       current reading
+ * @have_prev: whether @prev is a valid earlier reading
+ * @delta:     receives cur - prev on SS_DELTA_OK, 0 otherwise
+ *
+ * A reading whose top bit is set, i.e. negative as int64_t, carries the
+ * negative errno that bpf_perf_event_read_value() returned (real counters
+ * do not reach 2^63). Checks, in order: @cur is an error -> ERROR;
+ * !@have_prev -> FIRST; @prev is an error -> ERROR; @cur < @prev ->
+ * BACKWARDS; otherwise OK. No wrap-around is assumed: perf counts are
+ * 64-bit and do not wrap in practice.
+ */
+enum ss_delta_status counter_delta(uint64_t prev, uint64_t cur, bool have_prev,
+				   uint64_t *delta);
+
+/*
+ * counter_scale - estimate the full count of a multiplexed counter.
+ * @delta:         counter delta over the interval
+ * @enabled_delta: time_enabled delta over the interval (ns)
+ * @running_delta: time_running delta over the interval (ns)
+ * @scaled:        set to true when the result is an estimate
+ *
+ * Returns delta * enabled / running, as perf stat does when a counter was
+ * scheduled on the PMU only part of the time (perf_counts_values__scale()
+ * in tools/lib/perf). The product is computed in 128 bits and truncated,
+ * so it is exact where perf's double arithmetic rounds; a result above
+ * UINT64_MAX saturates. running >= enabled returns @delta unscaled with
+ * *scaled = false. running == 0 means the counter never ran: returns 0 with
+ * *scaled = true ("not counted"; the caller tells it apart by running == 0).
+ */
+uint64_t counter_scale(uint64_t delta, uint64_t enabled_delta,
+		       uint64_t running_delta, bool *scaled);
+
+/*
+ * ipc - instructions per cycle. Returns NAN when @cycles is 0.
+ */
+double ipc(uint64_t instructions, uint64_t cycles);
+
+/*
+ * mpki - misses per kilo-instruction: misses * 1000 / instructions.
+ * Returns NAN when @instructions is 0.
+ */
+double mpki(uint64_t misses, uint64_t instructions);
+
+#endif /* SWITCHSTAT_EVENTS_H */

@@ -1,0 +1,65 @@
+/* Tiny NDJSON writer: one JSON object per line, straight to a FILE. */
+#ifndef SWITCHSTAT_JSON_H
+#define SWITCHSTAT_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/*
+ * Object being written to @f; @n counts the members written so far.
+ * Errors are left in the stream: check ferror()/fflush() on @f afterwards.
+ */
+struct json_obj {
+	FILE *f;
+	int n;
+};
+
+/*
+ * json_write_string - write @s as a quoted JSON string (RFC 8259) to @f.
+ *
+ * Reads at most @maxlen bytes and stops early at a NUL, so fixed-size
+ * kernel buffers such as a 16-byte comm need not be terminated. '"' and
+ * '\' are backslash-escaped; \b \f \n \r \t use short escapes; other bytes
+ * below 0x20 and 0x7f become \u00xx. Well-formed UTF-8 (RFC 3629: no
+ * overlongs, surrogates or values above U+10FFFF) is copied as is; any other
+ * byte >= 0x80 becomes \u00xx, so the output is always valid UTF-8.
+ * A NULL @s is written as null.
+ */
+void json_write_string(FILE *f, const char *s, size_t maxlen);
+
+/* json_begin - start an object on @f: writes '{' and resets @o. */
+void json_begin(struct json_obj *o, FILE *f);
+
+/* json_key_str - add "key": string member, @val as in json_write_string(). */
+void json_key_str(struct json_obj *o, const char *key, const char *val,
+		  size_t maxlen);
+
+/* json_key_u64 - add "key": unsigned integer member (full 64-bit range). */
+void json_key_u64(struct json_obj *o, const char *key, uint64_t v);
+
+/* json_key_i64 - add "key": signed integer member (full 64-bit range). */
+void json_key_i64(struct json_obj *o, const char *key, int64_t v);
+
+/*
+ * json_key_double - add "key": number member printed with @decimals digits
+ * after the point (clamped to 0..17), always with '.' whatever LC_NUMERIC
+ * says. NaN and +-Inf have no JSON form and are written as null.
+ */
+void json_key_double(struct json_obj *o, const char *key, double v,
+		     int decimals);
+
+/* json_key_null - add "key": null member. */
+void json_key_null(struct json_obj *o, const char *key);
+
+/*
+ * json_key_raw - add "key": member whose value @already_json is written
+ * verbatim (caller guarantees it is valid JSON); NULL is written as null.
+ */
+void json_key_raw(struct json_obj *o, const char *key,
+		  const char *already_json);
+
+/* json_end - close the object: writes "}\n" (one NDJSON record). */
+void json_end(struct json_obj *o);
+
+#endif /* SWITCHSTAT_JSON_H */

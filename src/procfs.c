@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/* procfs.c - target checks from /proc/PID/status. */
+#include "procfs.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ss_status_field - see procfs.h */
+int ss_status_field(const char *proc, uint32_t id, const char *name,
+		    uint64_t *val)
+{
+	char path[256], line[512];
+	size_t nlen = strlen(name);
+	FILE *f;
+	int ret = -1;
+
+	snprintf(path, sizeof(path), "%s/%" PRIu32 "/status", proc, id);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, name, nlen) && line[nlen] == ':') {
+			*val = strtoull(line + nlen + 1, NULL, 10);
+			ret = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+static int state_of(const char *proc, uint32_t id, char *state)
+{
+	char path[256], line[512];
+	FILE *f;
+	int ret = -1;
+
+	snprintf(path, sizeof(path), "%s/%" PRIu32 "/status", proc, id);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "State:", 6)) {
+			char *p = line + 6;
+
+			while (*p == ' ' || *p == '\t')
+				p++;
+			*state = *p;
+			ret = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+/* ss_check_target - see procfs.h */
+int ss_check_target(const char *proc, uint32_t pid, uint32_t tid, char *err,
+		    size_t errlen)
+{
+	uint64_t tgid;
+	char state;
+
+	if (pid) {
+		if (ss_status_field(proc, pid, "Tgid", &tgid) ||
+		    state_of(proc, pid, &state)) {
+			snprintf(err, errlen, "no such process: %" PRIu32,
+				 pid);
+			return -1;
+		}
+		if (tgid != pid) {
+			snprintf(err, errlen,
+				 "%" PRIu32 " is a thread of process %" PRIu64
+				 ": use -p %" PRIu64 ", or -t %" PRIu32,
+				 pid, tgid, tgid, pid);
+			return -1;
+		}
+		if (state == 'Z' || state == 'X') {
+			snprintf(err, errlen,
+				 "process %" PRIu32 " has exited (zombie)",
+				 pid);
+			return -1;
+		}
+	}
+	if (tid) {
+		if (ss_status_field(proc, tid, "Tgid", &tgid) ||
+		    state_of(proc, tid, &state)) {
+			snprintf(err, errlen, "no such thread: %" PRIu32, tid);
+			return -1;
+		}
+		if (pid && tgid != pid) {
+			snprintf(err, errlen,
+				 "thread %" PRIu32 " belongs to process %" PRIu64
+				 ", not %" PRIu32,
+				 tid, tgid, pid);
+			return -1;
+		}
+		if (state == 'Z' || state == 'X') {
+			snprintf(err, errlen,
+				 "thread %" PRIu32 " has exited (zombie)", tid);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ss_pid_max - see procfs.h */
+uint32_t ss_pid_max(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/pid_max", "r");
+	unsigned long v = 32768;
+
+	if (f) {
+		if (fscanf(f, "%lu", &v) != 1)
+			v = 32768;
+		fclose(f);
+	}
+	return v;
+}

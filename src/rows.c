@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/* rows.c - interval rows: storage, cgroup merge, sorting, totals. */
+#include "rows.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ss_rows_push - see rows.h */
+int ss_rows_push(struct ss_interval *iv, const struct ss_key *key,
+		 const struct ss_val *val)
+{
+	if (iv->n == iv->cap) {
+		size_t cap = iv->cap ? iv->cap * 2 : 256;
+		struct ss_row *r = realloc(iv->rows, cap * sizeof(*r));
+
+		if (!r)
+			return -ENOMEM;
+		iv->rows = r;
+		iv->cap = cap;
+	}
+	iv->rows[iv->n].key = *key;
+	iv->rows[iv->n].v = *val;
+	iv->n++;
+	return 0;
+}
+
+/* ss_rows_reset - see rows.h */
+void ss_rows_reset(struct ss_interval *iv)
+{
+	iv->n = 0;
+	memset(iv->stats, 0, sizeof(iv->stats));
+}
+
+/* ss_rows_free - see rows.h */
+void ss_rows_free(struct ss_interval *iv)
+{
+	free(iv->rows);
+	iv->rows = NULL;
+	iv->n = iv->cap = 0;
+}
+
+static void val_add(struct ss_val *d, const struct ss_val *s)
+{
+	d->oncpu_ns += s->oncpu_ns;
+	d->voluntary += s->voluntary;
+	d->involuntary += s->involuntary;
+	for (int i = 0; i < SS_MAX_COUNTERS; i++)
+		d->counters[i] += s->counters[i];
+	d->counter_scaled |= s->counter_scaled;
+	d->faults += s->faults;
+	d->pgalloc += s->pgalloc;
+	d->reclaim_count += s->reclaim_count;
+	d->reclaim_ns += s->reclaim_ns;
+}
+
+static int cmp_cgroup(const void *a, const void *b)
+{
+	const struct ss_row *x = a, *y = b;
+
+	return (x->v.cgroup_id > y->v.cgroup_id) -
+	       (x->v.cgroup_id < y->v.cgroup_id);
+}
+
+/* ss_rows_merge_by_cgroup - see rows.h */
+void ss_rows_merge_by_cgroup(struct ss_interval *iv)
+{
+	size_t out = 0;
+
+	qsort(iv->rows, iv->n, sizeof(*iv->rows), cmp_cgroup);
+	for (size_t i = 0; i < iv->n; i++) {
+		struct ss_row *r = &iv->rows[i];
+
+		if (out && iv->rows[out - 1].v.cgroup_id == r->v.cgroup_id) {
+			val_add(&iv->rows[out - 1].v, &r->v);
+			continue;
+		}
+		iv->rows[out] = *r;
+		iv->rows[out].key.tgid = 0;
+		iv->rows[out].key.tid = 0;
+		memset(iv->rows[out].v.comm, 0, sizeof(r->v.comm));
+		out++;
+	}
+	iv->n = out;
+}
+
+#define CMP_DESC(a, b)                             \
+	do {                                       \
+		if ((a) != (b))                    \
+			return (a) < (b) ? 1 : -1; \
+	} while (0)
+
+static int cmp_tail(const struct ss_row *x, const struct ss_row *y)
+{
+	CMP_DESC(x->v.oncpu_ns, y->v.oncpu_ns);
+	CMP_DESC(ss_row_switches(x), ss_row_switches(y));
+	if (x->key.tgid != y->key.tgid)
+		return x->key.tgid < y->key.tgid ? -1 : 1;
+	if (x->key.tid != y->key.tid)
+		return x->key.tid < y->key.tid ? -1 : 1;
+	return (x->v.cgroup_id > y->v.cgroup_id) -
+	       (x->v.cgroup_id < y->v.cgroup_id);
+}
+
+static int cmp_oncpu(const void *a, const void *b)
+{
+	return cmp_tail(a, b);
+}
+
+static int cmp_switches(const void *a, const void *b)
+{
+	const struct ss_row *x = a, *y = b;
+
+	CMP_DESC(ss_row_switches(x), ss_row_switches(y));
+	return cmp_tail(x, y);
+}
+
+static int cmp_vol(const void *a, const void *b)
+{
+	const struct ss_row *x = a, *y = b;
+
+	CMP_DESC(x->v.voluntary, y->v.voluntary);
+	return cmp_tail(x, y);
+}
+
+static int cmp_invol(const void *a, const void *b)
+{
+	const struct ss_row *x = a, *y = b;
+
+	CMP_DESC(x->v.involuntary, y->v.involuntary);
+	return cmp_tail(x, y);
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	const struct ss_row *x = a, *y = b;
+
+	if (x->key.tgid != y->key.tgid)
+		return x->key.tgid < y->key.tgid ? -1 : 1;
+	if (x->key.tid != y->key.tid)
+		return x->key.tid < y->key.tid ? -1 : 1;
+	return cmp_tail(x, y);
+}
+
+/* ss_rows_sort - see rows.h */
+void ss_rows_sort(struct ss_interval *iv, enum ss_sort_key key)
+{
+	int (*cmp)(const void *, const void *) = cmp_oncpu;
+
+	switch (key) {
+	case SS_SORT_ONCPU:
+		cmp = cmp_oncpu;
+		break;
+	case SS_SORT_SWITCHES:
+		cmp = cmp_switches;
+		break;
+	case SS_SORT_VOLUNTARY:
+		cmp = cmp_vol;
+		break;
+	case SS_SORT_INVOLUNTARY:
+		cmp = cmp_invol;
+		break;
+	case SS_SORT_PID:
+		cmp = cmp_pid;
+		break;
+	}
+	qsort(iv->rows, iv->n, sizeof(*iv->rows), cmp);
+}
+
+/* ss_cpu_pct - see rows.h */
+double ss_cpu_pct(uint64_t oncpu_ns, uint64_t interval_ns)
+{
+	if (!interval_ns)
+		return 0.0;
+	return 100.0 * (double)oncpu_ns / (double)interval_ns;
+}
+
+/* ss_rows_oncpu_total - see rows.h */
+uint64_t ss_rows_oncpu_total(const struct ss_interval *iv)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < iv->n; i++)
+		sum += iv->rows[i].v.oncpu_ns;
+	return sum;
+}
