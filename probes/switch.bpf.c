@@ -9,7 +9,13 @@
  * slice on each CPU began before we started and is skipped (H7).
  * At sched_switch the current task is still the one leaving the CPU, so
  * bpf_get_current_pid_tgid() names prev.
+ *
+ * Feature hooks (SS_*_SWITCH macros, from the feature .bpf.h files) run
+ * inside the handler and may use its locals: args, cpu, now, last, tgid, tid.
  */
+#ifndef SS_NEED_EXIT
+#define SS_NEED_EXIT 0
+#endif
 
 TRACEPOINT_PROBE(sched, sched_switch)
 {
@@ -27,6 +33,8 @@ TRACEPOINT_PROBE(sched, sched_switch)
 	cpu->last_switch_ns = now;
 	stat_add(SS_STAT_SWITCHES, 1);
 	ss_feature_switch_counters(cpu, tgid, tid);
+	SS_HIST_SWITCH();
+	SS_TRACE_SWITCH();
 
 	if (last == 0) {
 		stat_add(SS_STAT_FIRST_SLICE, 1);
@@ -40,7 +48,7 @@ TRACEPOINT_PROBE(sched, sched_switch)
 		stat_add(SS_STAT_IDLE_NS, now - last);
 		return 0;
 	}
-	if (!ss_selected(tgid, tid)) {
+	if (!ss_selected(tgid, tid) || !ss_cgroup_selected()) {
 		stat_add(SS_STAT_FILTERED_NS, now - last);
 		return 0;
 	}
@@ -57,3 +65,15 @@ TRACEPOINT_PROBE(sched, sched_switch)
 	ss_feature_switch_charge(cpu, val);
 	return 0;
 }
+
+#if SS_NEED_EXIT
+/* Per-thread state of features (hist, mem) must not outlive the thread. */
+TRACEPOINT_PROBE(sched, sched_process_exit)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+
+	SS_HIST_EXIT(tid);
+	SS_MEM_EXIT(tid);
+	return 0;
+}
+#endif

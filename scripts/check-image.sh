@@ -262,6 +262,8 @@ AWK
 write_image_sources() {
 	local root=$1 mirror=$2 out=$1/etc/apt/sources.list.d/debian.sources f n=0
 	mkdir -p "$root/etc/apt/sources.list.d"
+	# debootstrap's own one-line entry would duplicate the host's.
+	rm -f "$root/etc/apt/sources.list"
 	: >"$out"
 	for f in /etc/apt/sources.list.d/*.sources; do
 		[ -f "$f" ] || continue
@@ -385,7 +387,7 @@ ensure_base() {
 		buildah inspect --type image "$ref" >/dev/null 2>&1; then
 		local made
 		made=$(buildah inspect --type image \
-			--format "{{index .ImageAnnotations \"$BASE_LABEL\"}}{{index .OCIv1.Config.Labels \"$BASE_LABEL\"}}" \
+			--format "{{index .OCIv1.Config.Labels \"$BASE_LABEL\"}}" \
 			"$ref" 2>/dev/null)
 		note "base image $ref present (${made:-not made by this script}); reusing it"
 		return 0

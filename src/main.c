@@ -20,6 +20,7 @@
 
 #include "app.h"
 #include "cpus.h"
+#include "hooks.h"
 #include "procfs.h"
 
 extern const char switchstat_bpf_text[];
@@ -85,6 +86,17 @@ static int setup(struct ss_app *app)
 	ss_app_define(app, "SS_PER_THREAD", app->o.per_thread);
 	ss_app_define(app, "SS_FILTER_TGID", app->o.pid);
 	ss_app_define(app, "SS_FILTER_TID", app->o.tid);
+
+	static int (*const configure[])(struct ss_app *) = {
+		counters_configure, hist_configure, mem_configure,
+		trace_configure, selfstats_configure,
+	};
+	for (size_t i = 0; i < sizeof(configure) / sizeof(configure[0]); i++) {
+		int ret = configure[i](app);
+
+		if (ret)
+			return ret;
+	}
 	if (app->o.verbose) {
 		fprintf(stderr, "switchstat: BPF cflags:");
 		for (int i = 0; i < app->ncflags; i++)
@@ -112,6 +124,13 @@ static int setup(struct ss_app *app)
 			strerror(errno));
 		return 1;
 	}
+	static int (*const attach[])(struct ss_app *) = {
+		counters_attach, hist_attach, mem_attach, trace_attach,
+	};
+	for (size_t i = 0; i < sizeof(attach) / sizeof(attach[0]); i++)
+		if (attach[i](app))
+			return 1;
+	/* sched_switch last: everything it feeds is in place */
 	if (ss_bpf_attach_tp(&app->bpf, "tracepoint__sched__sched_switch",
 			     "sched", "sched_switch", err, sizeof(err))) {
 		fprintf(stderr, "switchstat: %s\n", err);
@@ -173,7 +192,9 @@ static int report(struct ss_app *app, uint64_t start_ns)
 	if (app->o.per_cgroup)
 		ss_rows_merge_by_cgroup(&app->iv);
 	ss_rows_sort(&app->iv, app->o.sort);
-	ss_out_interval(&app->out, app->f, &app->iv);
+	if (!app->o.hist_only)
+		ss_out_interval(&app->out, app->f, &app->iv);
+	hist_interval(app);
 	if (app->o.check)
 		print_check(app);
 	return 0;
@@ -259,9 +280,15 @@ int main(int argc, char **argv)
 	ret = setup(&app);
 	if (!ret && !ss_exiting) {
 		ss_out_init(&app.out);
-		ret = run(&app);
+		ret = app.o.trace ? trace_run(&app) : run(&app);
 	}
+	if (!ret && app.o.self_stats)
+		selfstats_report(&app);
 	ss_bpf_close(&app.bpf);
+	counters_close(&app);
+	hist_close(&app);
+	mem_close(&app);
+	trace_close(&app);
 	ss_collect_free(&app.col);
 	ss_rows_free(&app.iv);
 	free(app.iv.idle_ns);
