@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
-hooks.h - the optional parts of a run, each in its own file.  main.c
+ * hooks.h - the optional parts of a run, each in its own file.  main.c
  * calls every hook in this order; a feature that is off does nothing.
  *
  *   *_configure(app)  before compiling: check options, add -D cflags,
