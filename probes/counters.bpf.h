@@ -1,20 +1,189 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * counters.bpf.h - perf counter deltas per on-CPU slice.
- * SS_NR_COUNTERS (-D, 0..SS_MAX_COUNTERS) counters are read at each switch.
+ * counters.bpf.h - perf counter deltas per on-CPU slice (issue 3).
+ *
+ * Settings (numeric -D macros from src/feat_counters.c):
+ *   SS_NR_COUNTERS  0..SS_MAX_COUNTERS counters read at each switch; with 0
+ *                   nothing below is compiled and the hooks are empty
+ *   SS_NR_CPUS      possible CPUs: size of each BPF_PERF_ARRAY
+ *
+ * The host opens counter i on every CPU and stores the fds in ctr<i>, by
+ * CPU.  At each switch ss_feature_switch_counters() reads this CPU's
+ * counters (bpf_perf_event_read_value: counter, time enabled, time
+ * running), keeps the reading in struct ss_cpu and leaves the delta since
+ * the previous switch in cpu->ctr_delta[]; ss_feature_switch_charge() adds
+ * it to the leaving task's row.  A delta is skipped and counted, never
+ * charged, when the read fails (SS_STAT_CTR_ERROR; the next reading is a
+ * new baseline), when there is no previous reading on this CPU
+ * (SS_STAT_CTR_FIRST) or when a value went backwards
+ * (SS_STAT_CTR_BACKWARDS).  Multiplexed counters are scaled by
+ * enabled/running as perf stat does (events.h counter_scale mirrors this).
  */
 #ifndef SS_NR_COUNTERS
 #define SS_NR_COUNTERS 0
 #endif
+#ifndef SS_NR_CPUS
+#define SS_NR_CPUS 1
+#endif
 
-/* Read the counters at a switch; remember the per-CPU value. */
+#if SS_NR_COUNTERS > 0
+BPF_PERF_ARRAY(ctr0, SS_NR_CPUS);
+#endif
+#if SS_NR_COUNTERS > 1
+BPF_PERF_ARRAY(ctr1, SS_NR_CPUS);
+#endif
+#if SS_NR_COUNTERS > 2
+BPF_PERF_ARRAY(ctr2, SS_NR_CPUS);
+#endif
+#if SS_NR_COUNTERS > 3
+BPF_PERF_ARRAY(ctr3, SS_NR_CPUS);
+#endif
+#if SS_NR_COUNTERS > 4
+BPF_PERF_ARRAY(ctr4, SS_NR_CPUS);
+#endif
+#if SS_NR_COUNTERS > 5
+BPF_PERF_ARRAY(ctr5, SS_NR_CPUS);
+#endif
+#if SS_NR_COUNTERS > 6
+BPF_PERF_ARRAY(ctr6, SS_NR_CPUS);
+#endif
+#if SS_NR_COUNTERS > 7
+BPF_PERF_ARRAY(ctr7, SS_NR_CPUS);
+#endif
+
+#if SS_NR_COUNTERS > 0
+/* Read counter i on this CPU; 0 or a negative errno.  i is a constant. */
+static __always_inline int ss_ctr_read(int i, struct bpf_perf_event_value *v)
+{
+	switch (i) {
+	case 0:
+		return ctr0.perf_counter_value(CUR_CPU_IDENTIFIER, v,
+					       sizeof(*v));
+#if SS_NR_COUNTERS > 1
+	case 1:
+		return ctr1.perf_counter_value(CUR_CPU_IDENTIFIER, v,
+					       sizeof(*v));
+#endif
+#if SS_NR_COUNTERS > 2
+	case 2:
+		return ctr2.perf_counter_value(CUR_CPU_IDENTIFIER, v,
+					       sizeof(*v));
+#endif
+#if SS_NR_COUNTERS > 3
+	case 3:
+		return ctr3.perf_counter_value(CUR_CPU_IDENTIFIER, v,
+					       sizeof(*v));
+#endif
+#if SS_NR_COUNTERS > 4
+	case 4:
+		return ctr4.perf_counter_value(CUR_CPU_IDENTIFIER, v,
+					       sizeof(*v));
+#endif
+#if SS_NR_COUNTERS > 5
+	case 5:
+		return ctr5.perf_counter_value(CUR_CPU_IDENTIFIER, v,
+					       sizeof(*v));
+#endif
+#if SS_NR_COUNTERS > 6
+	case 6:
+		return ctr6.perf_counter_value(CUR_CPU_IDENTIFIER, v,
+					       sizeof(*v));
+#endif
+#if SS_NR_COUNTERS > 7
+	case 7:
+		return ctr7.perf_counter_value(CUR_CPU_IDENTIFIER, v,
+					       sizeof(*v));
+#endif
+	}
+	return -2; /* -ENOENT: no such counter */
+}
+
+/*
+ * Read counter i and leave the delta since the last reading on this CPU in
+ * cpu->ctr_delta[i] (bit i of ctr_delta_valid / ctr_delta_scaled).
+ */
+static __always_inline void ss_ctr_step(struct ss_cpu *cpu, int i)
+{
+	struct bpf_perf_event_value v = {};
+	__u64 bit = 1ULL << i;
+	__u64 d, de, dr;
+
+	if (ss_ctr_read(i, &v) < 0) {
+		stat_add(SS_STAT_CTR_ERROR, 1);
+		cpu->ctr_have_prev &= ~bit; /* next reading: new baseline */
+		return;
+	}
+	if (!(cpu->ctr_have_prev & bit)) {
+		stat_add(SS_STAT_CTR_FIRST, 1);
+		goto keep;
+	}
+	if (v.counter < cpu->ctr_prev[i] ||
+	    v.enabled < cpu->ctr_enabled_prev[i] ||
+	    v.running < cpu->ctr_running_prev[i]) {
+		stat_add(SS_STAT_CTR_BACKWARDS, 1);
+		goto keep;
+	}
+	d = v.counter - cpu->ctr_prev[i];
+	de = v.enabled - cpu->ctr_enabled_prev[i];
+	dr = v.running - cpu->ctr_running_prev[i];
+	if (dr < de) {
+		/*
+		 * Multiplexed: d * de / dr, perf's scaling, computed as
+		 * d / dr * de + d % dr * de / dr: exact without 128-bit
+		 * arithmetic while de < 2^32 ns.  Longer slices keep the ratio
+		 * at a 2^-20 ns resolution (exact on the host: counter_scale).
+		 */
+		cpu->ctr_delta_scaled |= bit;
+		if (de >> 32) {
+			de >>= 20;
+			dr >>= 20;
+		}
+		if (dr == 0)
+			d = 0; /* never on the PMU during the slice */
+		else
+			d = d / dr * de + d % dr * de / dr;
+	}
+	cpu->ctr_delta[i] = d;
+	cpu->ctr_delta_valid |= bit;
+keep:
+	cpu->ctr_prev[i] = v.counter;
+	cpu->ctr_enabled_prev[i] = v.enabled;
+	cpu->ctr_running_prev[i] = v.running;
+	cpu->ctr_have_prev |= bit;
+}
+#endif
+
+/*
+ * Read the counters at a switch (or checkpoint) on this CPU; the deltas
+ * wait in cpu->ctr_delta[] for ss_feature_switch_charge().  Called before
+ * the first-slice check, so the baseline is taken at the first switch.
+ */
 static __always_inline void ss_feature_switch_counters(struct ss_cpu *cpu,
 						       __u32 tgid, __u32 tid)
 {
+#if SS_NR_COUNTERS > 0
+	cpu->ctr_delta_valid = 0;
+	cpu->ctr_delta_scaled = 0;
+#pragma unroll
+	for (int i = 0; i < SS_NR_COUNTERS; i++)
+		ss_ctr_step(cpu, i);
+#endif
 }
 
 /* Charge the slice's counter deltas (computed above) to val. */
 static __always_inline void ss_feature_switch_charge(struct ss_cpu *cpu,
 						     struct ss_val *val)
 {
+#if SS_NR_COUNTERS > 0
+	__u64 valid = cpu->ctr_delta_valid, scaled = cpu->ctr_delta_scaled;
+
+#pragma unroll
+	for (int i = 0; i < SS_NR_COUNTERS; i++)
+		if (valid & (1ULL << i))
+			__sync_fetch_and_add(&val->counters[i],
+					     cpu->ctr_delta[i]);
+	/* rarely true: only a multiplexed counter sets a bit */
+	if (scaled & ~val->counter_scaled)
+		__sync_fetch_and_or(&val->counter_scaled, scaled);
+#endif
 }

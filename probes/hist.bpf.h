@@ -1,13 +1,276 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* hist.bpf.h - log2 histograms and interval checkpoints (stub). */
-
 /*
- * SS_HIST_SWITCH() runs inside the sched_switch handler after the slice is
- * known, and may use its locals: args (tracepoint fields: prev_pid,
- * prev_state, next_pid, ...), cpu (struct ss_cpu *), now, last (slice start
- * ns, 0 if unknown), tgid, tid (of prev).
+ * hist.bpf.h - log2 histograms of on-CPU slices, off-CPU (blocked) time and
+ * run-queue latency.  Everything here compiles to nothing unless the host
+ * (src/feat_hist.c) turns a kind on:
+ *   SS_HIST_ONCPU, SS_HIST_OFFCPU, SS_HIST_RUNQ   0/1 each
+ *   SS_HIST_PER      0: one histogram, 1: per process (-P), 2: per thread (-L)
+ *   SS_HIST_UNIT_NS  1000 (usecs) or 1000000 (msecs, -m)
+ *   SS_HIST_ENTRIES  size of the histogram map
+ *
+ * Only tracepoint fields and helpers (H1): the tgid and comm of a task are
+ * known only while it is the current task, so off-CPU and run-queue times,
+ * measured when a task is switched in, wait in the per-CPU hist_cpu slot
+ * and are recorded at the task's next switch-out or checkpoint (at most one
+ * checkpoint period later), when bpf_get_current_*() names it.
+ * Waits are timed only from events seen after start (H7); idle (tid 0) is
+ * never recorded (H4); per-thread state is deleted at sched_process_exit
+ * (H8).  Runs after shared.h, hist_shared.h and common.bpf.h.
  */
-#define SS_HIST_SWITCH() do { } while (0)
+#include <uapi/linux/bpf_perf_event.h>
 
-/* SS_HIST_EXIT(tid): a thread exited, drop its per-thread state. */
-#define SS_HIST_EXIT(tid) do { } while (0)
+#ifndef SS_HIST_ONCPU
+#define SS_HIST_ONCPU 0
+#endif
+#ifndef SS_HIST_OFFCPU
+#define SS_HIST_OFFCPU 0
+#endif
+#ifndef SS_HIST_RUNQ
+#define SS_HIST_RUNQ 0
+#endif
+#ifndef SS_HIST_PER
+#define SS_HIST_PER 0
+#endif
+#ifndef SS_HIST_UNIT_NS
+#define SS_HIST_UNIT_NS 1000
+#endif
+#ifndef SS_HIST_ENTRIES
+#define SS_HIST_ENTRIES 16
+#endif
+
+#define SS_HIST_WAITS (SS_HIST_OFFCPU || SS_HIST_RUNQ)
+
+/* prev_state bits of a task switched out for the last time (X, Z) */
+#define SS_PREV_STATE_EXIT_MASK 0x30ULL
+
+#if SS_HIST_ONCPU || SS_HIST_WAITS
+/* Per CPU: the task switched in last, and what it waited before that. */
+struct ss_hist_cpu {
+	__u64 oncpu_start_ns; /* switch-in time of tid (checkpoints keep it) */
+	__u64 pend_ns[SS_HK_MAX]; /* waits of tid not yet recorded */
+	__u32 tid; /* task switched in last (0: idle or unknown) */
+	__u32 pend; /* bit k: pend_ns[k] is valid */
+};
+
+BPF_HASH(hist, struct ss_hist_key, struct ss_hist_val, SS_HIST_ENTRIES);
+BPF_PERCPU_ARRAY(hist_cpu, struct ss_hist_cpu, 1);
+
+/* Count a duration of @ns in the current task's histogram of @kind. */
+static __always_inline void ss_hist_add(__u32 kind, __u32 tgid, __u32 tid,
+					__u64 ns)
+{
+	struct ss_hist_key key = { .kind = kind };
+
+	if (SS_HIST_PER >= 1)
+		key.tgid = tgid;
+	if (SS_HIST_PER == 2)
+		key.tid = tid;
+
+	struct ss_hist_val *v = hist.lookup(&key);
+
+	if (!v) {
+		struct ss_hist_val zero = {};
+
+		if (SS_HIST_PER)
+			bpf_get_current_comm(&zero.comm, sizeof(zero.comm));
+		hist.insert(&key, &zero);
+		v = hist.lookup(&key);
+		if (!v) {
+			stat_add(SS_STAT_DROPS, 1);
+			return;
+		}
+	}
+	__sync_fetch_and_add(&v->slots[ss_hist_slot(ns, SS_HIST_UNIT_NS)], 1);
+}
+
+/* Record the waits measured when the current task (tid) was switched in. */
+static __always_inline void ss_hist_flush(struct ss_hist_cpu *hc, __u32 tgid,
+					  __u32 tid, int selected)
+{
+	if (!hc->pend)
+		return;
+	if (selected && hc->tid == tid) {
+		if (SS_HIST_OFFCPU && (hc->pend & (1 << SS_HK_OFFCPU)))
+			ss_hist_add(SS_HK_OFFCPU, tgid, tid,
+				    hc->pend_ns[SS_HK_OFFCPU]);
+		if (SS_HIST_RUNQ && (hc->pend & (1 << SS_HK_RUNQ)))
+			ss_hist_add(SS_HK_RUNQ, tgid, tid,
+				    hc->pend_ns[SS_HK_RUNQ]);
+	}
+	hc->pend = 0;
+}
+#endif
+
+#if SS_HIST_WAITS
+/* Per thread: when its current wait began (0: not waiting / unknown). */
+struct ss_hist_task {
+	__u64 off_ns; /* blocked at this time (voluntary switch-out) */
+	__u64 wait_ns; /* runnable since: wakeup or preemption */
+};
+
+BPF_HASH(hist_task, __u32, struct ss_hist_task, SS_MAP_ENTRIES);
+
+/* The thread's wait state, created empty on first use; NULL if map full. */
+static __always_inline struct ss_hist_task *ss_hist_task_get(__u32 tid)
+{
+	struct ss_hist_task *t = hist_task.lookup(&tid);
+
+	if (t)
+		return t;
+
+	struct ss_hist_task zero = {};
+
+	hist_task.insert(&tid, &zero);
+	t = hist_task.lookup(&tid);
+	if (!t)
+		stat_add(SS_STAT_DROPS, 1);
+	return t;
+}
+
+/* prev (tid) leaves the CPU: its off-CPU or run-queue wait starts now. */
+static __always_inline void ss_hist_leave(__u32 tid, __u64 prev_state,
+					  __u64 now)
+{
+	int blocked = (prev_state & SS_PREV_STATE_SLEEP_MASK) != 0;
+
+	/* its last switch: the state went at sched_process_exit already */
+	if (prev_state & SS_PREV_STATE_EXIT_MASK)
+		return;
+	if (blocked && !SS_HIST_OFFCPU) {
+		struct ss_hist_task *t = hist_task.lookup(&tid);
+
+		if (t) /* forget a stale wakeup seen while it ran */
+			t->wait_ns = 0;
+		return;
+	}
+
+	struct ss_hist_task *t = ss_hist_task_get(tid);
+
+	if (!t)
+		return;
+	t->off_ns = blocked ? now : 0;
+	t->wait_ns = blocked ? 0 : now; /* preempted: still runnable */
+}
+
+/* next (tid) gets the CPU: its waits end now; keep them in hc. */
+static __always_inline void ss_hist_arrive(struct ss_hist_cpu *hc, __u32 tid,
+					   __u64 now)
+{
+	struct ss_hist_task *t = hist_task.lookup(&tid);
+
+	if (!t)
+		return;
+	if (SS_HIST_OFFCPU && t->off_ns && now >= t->off_ns) {
+		hc->pend_ns[SS_HK_OFFCPU] = now - t->off_ns;
+		hc->pend |= 1 << SS_HK_OFFCPU;
+	}
+	if (SS_HIST_RUNQ && t->wait_ns && now >= t->wait_ns) {
+		hc->pend_ns[SS_HK_RUNQ] = now - t->wait_ns;
+		hc->pend |= 1 << SS_HK_RUNQ;
+	}
+	t->off_ns = 0;
+	t->wait_ns = 0;
+}
+#endif
+
+#if SS_HIST_ONCPU || SS_HIST_WAITS
+/*
+ * At sched_switch: prev (tgid, tid: the current task) leaves, next_tid
+ * arrives.  @selected: prev is not idle and passes the -p/-t/--cgroup
+ * filters.
+ */
+static __always_inline void ss_hist_switch(__u64 prev_state, __u32 next_tid,
+					   __u64 now, __u32 tgid, __u32 tid,
+					   int selected)
+{
+	__u32 zero = 0;
+	struct ss_hist_cpu *hc = hist_cpu.lookup(&zero);
+
+	if (!hc)
+		return;
+	ss_hist_flush(hc, tgid, tid, selected);
+	if (selected) {
+		if (SS_HIST_ONCPU && hc->tid == tid && hc->oncpu_start_ns &&
+		    now >= hc->oncpu_start_ns)
+			ss_hist_add(SS_HK_ONCPU, tgid, tid,
+				    now - hc->oncpu_start_ns);
+#if SS_HIST_WAITS
+		ss_hist_leave(tid, prev_state, now);
+#endif
+	}
+	hc->tid = next_tid;
+	hc->oncpu_start_ns = now;
+#if SS_HIST_WAITS
+	if (next_tid)
+		ss_hist_arrive(hc, next_tid, now);
+#endif
+}
+
+#define SS_HIST_SWITCH()                                                 \
+	ss_hist_switch(args->prev_state, args->next_pid, now, tgid, tid, \
+		       tid != 0 && ss_selected(tgid, tid) &&             \
+			       ss_cgroup_selected())
+#else
+#define SS_HIST_SWITCH() \
+	do {             \
+	} while (0)
+#endif
+
+#if SS_HIST_WAITS
+/* At a checkpoint: record the running task's waits now, not at its switch. */
+static __always_inline void ss_hist_checkpoint(__u32 tgid, __u32 tid,
+					       int selected)
+{
+	__u32 zero = 0;
+	struct ss_hist_cpu *hc = hist_cpu.lookup(&zero);
+
+	if (hc)
+		ss_hist_flush(hc, tgid, tid, selected);
+}
+
+#define SS_HIST_CHECKPOINT()                                     \
+	ss_hist_checkpoint(tgid, tid,                            \
+			   tid != 0 && ss_selected(tgid, tid) && \
+				   ss_cgroup_selected())
+
+/* a thread exited: drop its wait state (H8) */
+static __always_inline void ss_hist_exit(__u32 tid)
+{
+	hist_task.delete(&tid);
+}
+
+#define SS_HIST_EXIT(tid) ss_hist_exit(tid)
+#else
+#define SS_HIST_CHECKPOINT() \
+	do {                 \
+	} while (0)
+#define SS_HIST_EXIT(tid) \
+	do {              \
+	} while (0)
+#endif
+
+#if SS_HIST_RUNQ
+/* Run-queue wait from a wakeup; with -p only threads seen switching out. */
+static __always_inline void ss_hist_wakeup(__u32 tid)
+{
+	struct ss_hist_task *t;
+
+	if (!tid || (SS_FILTER_TID && tid != SS_FILTER_TID))
+		return;
+	t = SS_FILTER_TGID ? hist_task.lookup(&tid) : ss_hist_task_get(tid);
+	if (t)
+		t->wait_ns = bpf_ktime_get_ns();
+}
+
+TRACEPOINT_PROBE(sched, sched_wakeup)
+{
+	ss_hist_wakeup(args->pid);
+	return 0;
+}
+
+TRACEPOINT_PROBE(sched, sched_wakeup_new)
+{
+	ss_hist_wakeup(args->pid);
+	return 0;
+}
+#endif

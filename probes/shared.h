@@ -49,6 +49,12 @@ struct ss_cpu {
 	__u64 ctr_enabled_prev[SS_MAX_COUNTERS];
 	__u64 ctr_running_prev[SS_MAX_COUNTERS];
 	__u64 ctr_have_prev; /* bit i: ctr_prev[i] is valid */
+	__u32 curr_tid; /* next_pid of the last switch: owner of the slice */
+	__u32 curr_pad;
+	/* the slice that just ended, from ss_feature_switch_counters */
+	__u64 ctr_delta[SS_MAX_COUNTERS];
+	__u64 ctr_delta_valid; /* bit i: ctr_delta[i] is to be charged */
+	__u64 ctr_delta_scaled; /* bit i: ctr_delta[i] was scaled */
 };
 
 /* Per-CPU counters of what the probes did, summed by the host. */
@@ -62,6 +68,10 @@ enum ss_stat {
 	SS_STAT_CTR_BACKWARDS, /* counter deltas skipped: value went back */
 	SS_STAT_CTR_ERROR,     /* counter reads that failed */
 	SS_STAT_FILTERED_NS,   /* on-CPU time of tasks outside -p/-t */
+	SS_STAT_MISSED,        /* slices skipped: a switch on this CPU was
+				* not seen (the kernel skips tracepoint
+				* programs while a bpf() map syscall runs on
+				* the CPU), so the slice's owner is unknown */
 	SS_STAT_MAX = 16,
 };
 

@@ -16,6 +16,46 @@
 #ifndef SS_NEED_EXIT
 #define SS_NEED_EXIT 0
 #endif
+#ifndef SS_TEST_VERIFIER_FAIL
+#define SS_TEST_VERIFIER_FAIL 0
+#endif
+
+/*
+ * ss_charge_slice - charge the on-CPU slice [last, now) of this CPU to the
+ * current task (tgid, tid): its row's on-CPU ns and counter deltas, or the
+ * idle / filtered stats.  Used at every switch and at every checkpoint.
+ * Returns the row, or NULL when no row was charged: first slice (began
+ * before we started), clock went backwards, idle, filtered, map full.
+ */
+static __always_inline struct ss_val *ss_charge_slice(struct ss_cpu *cpu,
+						      __u64 now, __u64 last,
+						      __u32 tgid, __u32 tid)
+{
+	if (last == 0) {
+		stat_add(SS_STAT_FIRST_SLICE, 1);
+		return NULL;
+	}
+	if (now < last) {
+		stat_add(SS_STAT_ANOMALY, 1);
+		return NULL;
+	}
+	if (tid == 0) {
+		stat_add(SS_STAT_IDLE_NS, now - last);
+		return NULL;
+	}
+	if (!ss_selected(tgid, tid) || !ss_cgroup_selected()) {
+		stat_add(SS_STAT_FILTERED_NS, now - last);
+		return NULL;
+	}
+
+	struct ss_val *val = ss_current_val(tgid, tid);
+
+	if (!val)
+		return NULL;
+	__sync_fetch_and_add(&val->oncpu_ns, now - last);
+	ss_feature_switch_charge(cpu, val);
+	return val;
+}
 
 TRACEPOINT_PROBE(sched, sched_switch)
 {
@@ -30,39 +70,62 @@ TRACEPOINT_PROBE(sched, sched_switch)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id, tgid = id >> 32;
 
+#if SS_TEST_VERIFIER_FAIL
+	/* test hook (case H10): a load the verifier must reject */
+	now += *(volatile __u64 *)(long)bpf_get_prandom_u32();
+#endif
+	/* A missed switch leaves the slice's owner unknown: never guess. */
+	if (last && cpu->curr_tid != tid) {
+		stat_add(SS_STAT_MISSED, 1);
+		last = 0;
+	}
+	cpu->curr_tid = args->next_pid;
 	cpu->last_switch_ns = now;
 	stat_add(SS_STAT_SWITCHES, 1);
 	ss_feature_switch_counters(cpu, tgid, tid);
 	SS_HIST_SWITCH();
 	SS_TRACE_SWITCH();
 
-	if (last == 0) {
-		stat_add(SS_STAT_FIRST_SLICE, 1);
-		return 0;
-	}
-	if (now < last) {
-		stat_add(SS_STAT_ANOMALY, 1);
-		return 0;
-	}
-	if (tid == 0) {
-		stat_add(SS_STAT_IDLE_NS, now - last);
-		return 0;
-	}
-	if (!ss_selected(tgid, tid) || !ss_cgroup_selected()) {
-		stat_add(SS_STAT_FILTERED_NS, now - last);
-		return 0;
-	}
-
-	struct ss_val *val = ss_current_val(tgid, tid);
+	struct ss_val *val = ss_charge_slice(cpu, now, last, tgid, tid);
 
 	if (!val)
 		return 0;
-	__sync_fetch_and_add(&val->oncpu_ns, now - last);
 	if (args->prev_state & SS_PREV_STATE_SLEEP_MASK)
 		__sync_fetch_and_add(&val->voluntary, 1);
 	else
 		__sync_fetch_and_add(&val->involuntary, 1);
-	ss_feature_switch_charge(cpu, val);
+	return 0;
+}
+
+/*
+ * Interval checkpoint: a per-CPU cpu-clock perf event (opened by
+ * feat_hist.c every SS_CHECKPOINT_NS) charges the slice so far to the task
+ * running now, without counting a switch, and restarts the slice here.  So
+ * a task that never switches still shows its time in every interval; the
+ * error at an interval boundary is at most one period per CPU.
+ */
+int ss_checkpoint(struct bpf_perf_event_data *ctx)
+{
+	__u32 zero = 0;
+	struct ss_cpu *cpu = cpu_state.lookup(&zero);
+
+	if (!cpu)
+		return 0;
+
+	__u64 now = bpf_ktime_get_ns();
+	__u64 last = cpu->last_switch_ns;
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id, tgid = id >> 32;
+
+	if (last && cpu->curr_tid != tid) {
+		stat_add(SS_STAT_MISSED, 1);
+		last = 0;
+	}
+	cpu->curr_tid = tid;
+	cpu->last_switch_ns = now;
+	ss_feature_switch_counters(cpu, tgid, tid);
+	SS_HIST_CHECKPOINT();
+	ss_charge_slice(cpu, now, last, tgid, tid);
 	return 0;
 }
 

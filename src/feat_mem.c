@@ -1,20 +1,298 @@
 // SPDX-License-Identifier: GPL-2.0
-/* feat_mem.c - cgroup filter/names and memory events (stub). */
+/*
+ * feat_mem.c - cgroups and memory events.
+ *
+ * Cgroups: the id -> path cache behind the CGROUP column (-G, -v, CSV,
+ * JSON) and the --cgroup PATH filter, resolved once at start to the ids of
+ * PATH and its descendants and handed to the probes in the cgroup_allow
+ * map (probes/mem.bpf.h).  Cgroups created under PATH after the start are
+ * not followed.
+ *
+ * Memory events (-M): user page faults, pages allocated and direct reclaim
+ * (count and time), each from its own tracepoint.  A tracepoint the kernel
+ * lacks is left out: its column prints n/a and -v says why.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <bcc/libbpf.h>
+
+#include "cgroup.h"
 #include "hooks.h"
+
+/* the most ids --cgroup accepts (PATH and its descendants) */
+#define MEM_MAX_CGROUP_IDS (1 << 20)
+
+#define EXIT_PROG "tracepoint__sched__sched_process_exit"
+
+/*
+ * One memory event: a tracepoint, or a begin/end pair (tp[1] set), compiled
+ * in with -D`macro`=1, feeding column out.mem_na[col].
+ */
+struct mem_event {
+	const char *macro;
+	int col;
+	const char *cat;
+	const char *tp[2];
+	const char *fn[2]; /* TRACEPOINT_PROBE function names */
+};
+
+static const struct mem_event mem_events[] = {
+	{ "SS_MEM_FAULTS", 0, "exceptions", { "page_fault_user" },
+	  { "tracepoint__exceptions__page_fault_user" } },
+	{ "SS_MEM_PGALLOC", 1, "kmem", { "mm_page_alloc" },
+	  { "tracepoint__kmem__mm_page_alloc" } },
+	{ "SS_MEM_RECLAIM", 2, "vmscan",
+	  { "mm_vmscan_direct_reclaim_begin", "mm_vmscan_direct_reclaim_end" },
+	  { "tracepoint__vmscan__mm_vmscan_direct_reclaim_begin",
+	    "tracepoint__vmscan__mm_vmscan_direct_reclaim_end" } },
+	{ "SS_MEM_MEMCG_RECLAIM", 2, "vmscan",
+	  { "mm_vmscan_memcg_reclaim_begin", "mm_vmscan_memcg_reclaim_end" },
+	  { "tracepoint__vmscan__mm_vmscan_memcg_reclaim_begin",
+	    "tracepoint__vmscan__mm_vmscan_memcg_reclaim_end" } },
+};
+
+#define MEM_NEVENTS (sizeof(mem_events) / sizeof(mem_events[0]))
+
+static struct {
+	struct cgroup_cache *cg; /* names for output; NULL without cgroup v2 */
+	uint64_t *ids; /* --cgroup: PATH's id, then its descendants */
+	int nids;
+	bool on[MEM_NEVENTS]; /* event compiled in */
+	bool need_exit; /* reclaim starts to drop at thread exit */
+} mem;
+
+/* Does the kernel have every tracepoint of e? */
+static bool event_exists(const struct mem_event *e)
+{
+	for (int i = 0; i < 2 && e->tp[i]; i++)
+		if (!ss_tracepoint_exists(e->cat, e->tp[i]))
+			return false;
+	return true;
+}
+
+/* Choose the memory events the kernel has; others become n/a columns. */
+static int events_configure(struct ss_app *app)
+{
+	bool col_on[3] = { false };
+
+	for (size_t i = 0; i < MEM_NEVENTS; i++) {
+		const struct mem_event *e = &mem_events[i];
+
+		mem.on[i] = event_exists(e);
+		if (!mem.on[i]) {
+			if (app->o.verbose)
+				fprintf(stderr,
+					"switchstat: no tracepoint %s:%s in "
+					"this kernel: left out\n",
+					e->cat, e->tp[0]);
+			continue;
+		}
+		col_on[e->col] = true;
+		if (ss_app_define(app, e->macro, 1))
+			return 1;
+		if (e->col == 2)
+			mem.need_exit = true;
+	}
+	for (int c = 0; c < 3; c++)
+		app->out.mem_na[c] = !col_on[c];
+	if (!mem.need_exit)
+		return 0;
+	for (int i = 0; i < app->ncflags; i++)
+		if (!strcmp(app->cflags[i], "-DSS_NEED_EXIT=1"))
+			return 0; /* another feature asked already */
+	return ss_app_define(app, "SS_NEED_EXIT", 1) ? 1 : 0;
+}
+
+/*
+ * Resolve --cgroup to ids: PATH's own and its descendants'.  Returns 0,
+ * 2 (no such cgroup v2 directory) or 1 (could not read it).
+ */
+static int filter_configure(struct ss_app *app, const char *mount)
+{
+	const char *path = app->o.cgroup;
+	int max = 1024, n;
+	struct stat st;
+
+	for (;;) {
+		uint64_t *ids = realloc(mem.ids, max * sizeof(*ids));
+
+		if (!ids) {
+			fprintf(stderr, "switchstat: out of memory\n");
+			return 1;
+		}
+		mem.ids = ids;
+		n = cgroup_descendant_ids(mount, path, ids, max);
+		if (n != -E2BIG || max >= MEM_MAX_CGROUP_IDS)
+			break;
+		max *= 4;
+	}
+	/* an existing directory outside the mount: e.g. a cgroup v1 path */
+	if (n == -ENOENT && path[0] == '/' && !stat(path, &st))
+		n = -EINVAL;
+	switch (n) {
+	case -ENOENT:
+		fprintf(stderr,
+			"switchstat: --cgroup %s: no such cgroup (cgroup v2 "
+			"is mounted at %s)\n",
+			path, mount);
+		return 2;
+	case -ENOTDIR:
+	case -EINVAL:
+		fprintf(stderr,
+			"switchstat: --cgroup %s: not a cgroup v2 directory "
+			"(cgroup v2 is mounted at %s)\n",
+			path, mount);
+		return 2;
+	case -ENAMETOOLONG:
+		fprintf(stderr, "switchstat: --cgroup %s: path too long\n",
+			path);
+		return 2;
+	case -E2BIG:
+		fprintf(stderr,
+			"switchstat: --cgroup %s: more than %d cgroups "
+			"below it\n",
+			path, MEM_MAX_CGROUP_IDS);
+		return 2;
+	}
+	if (n < 0) {
+		fprintf(stderr, "switchstat: --cgroup %s: %s\n", path,
+			strerror(-n));
+		return 1;
+	}
+	mem.nids = n;
+	if (app->o.verbose)
+		fprintf(stderr,
+			"switchstat: --cgroup %s: id %llu and %d "
+			"descendant(s)\n",
+			path, (unsigned long long)mem.ids[0], n - 1);
+	if (ss_app_define(app, "SS_FILTER_CGROUP", 1) ||
+	    ss_app_define(app, "SS_CGROUP_IDS", n))
+		return 1;
+	return 0;
+}
+
+/* The id -> path cache for the CGROUP column; without it ids print. */
+static void names_configure(struct ss_app *app, const char *mount)
+{
+	int ret;
+
+	mem.cg = calloc(1, sizeof(*mem.cg));
+	if (!mem.cg)
+		return;
+	ret = cgroup_cache_init(mem.cg, mount);
+	if (ret && app->o.verbose)
+		fprintf(stderr, "switchstat: reading cgroups under %s: %s\n",
+			mount, strerror(-ret));
+	app->out.cg = mem.cg;
+}
 
 /* mem_configure - see hooks.h */
 int mem_configure(struct ss_app *app)
 {
+	const struct ss_opts *o = &app->o;
+	bool names = o->per_cgroup || o->verbose || o->csv || o->json;
+	char mount[PATH_MAX];
+	int ret;
+
+	if (names || o->cgroup) {
+		ret = cgroup_v2_mount(mount, sizeof(mount));
+		if (ret && o->cgroup) {
+			fprintf(stderr,
+				"switchstat: --cgroup needs cgroup v2, and "
+				"none is mounted: %s\n",
+				strerror(-ret));
+			return 1;
+		}
+		if (ret && (o->per_cgroup || o->verbose))
+			fprintf(stderr,
+				"switchstat: no cgroup v2 mount (%s): "
+				"cgroups shown by id\n",
+				strerror(-ret));
+		if (!ret && names)
+			names_configure(app, mount);
+		if (!ret && o->cgroup) {
+			ret = filter_configure(app, mount);
+			if (ret)
+				return ret;
+		}
+	}
+	return o->memory ? events_configure(app) : 0;
+}
+
+/* Has a feature loaded fn already (the exit handler is shared)? */
+static bool prog_loaded(const struct ss_bpf *b, const char *fn)
+{
+	for (int i = 0; i < b->nprogs; i++)
+		if (b->prog_name[i] && !strcmp(b->prog_name[i], fn))
+			return true;
+	return false;
+}
+
+/* Fill cgroup_allow with the --cgroup ids. */
+static int filter_attach(struct ss_app *app)
+{
+	int fd = ss_bpf_map_fd(&app->bpf, "cgroup_allow");
+	__u8 one = 1;
+
+	if (fd < 0) {
+		fprintf(stderr, "switchstat: BPF map cgroup_allow missing\n");
+		return 1;
+	}
+	for (int i = 0; i < mem.nids; i++) {
+		if (bpf_update_elem(fd, &mem.ids[i], &one, BPF_ANY)) {
+			fprintf(stderr,
+				"switchstat: filling cgroup_allow: %s\n",
+				strerror(errno));
+			return 1;
+		}
+	}
 	return 0;
 }
 
 /* mem_attach - see hooks.h */
 int mem_attach(struct ss_app *app)
 {
+	char err[SS_ERR_LEN];
+
+	if (mem.nids && filter_attach(app))
+		return 1;
+	if (mem.need_exit && !prog_loaded(&app->bpf, EXIT_PROG) &&
+	    ss_bpf_attach_tp(&app->bpf, EXIT_PROG, "sched",
+			     "sched_process_exit", err, sizeof(err))) {
+		fprintf(stderr, "switchstat: %s\n", err);
+		return 1;
+	}
+	for (size_t i = 0; i < MEM_NEVENTS; i++) {
+		const struct mem_event *e = &mem_events[i];
+
+		if (!mem.on[i])
+			continue;
+		for (int j = 0; j < 2 && e->tp[j]; j++) {
+			if (ss_bpf_attach_tp(&app->bpf, e->fn[j], e->cat,
+					     e->tp[j], err, sizeof(err))) {
+				fprintf(stderr, "switchstat: %s\n", err);
+				return 1;
+			}
+		}
+	}
 	return 0;
 }
 
 /* mem_close - see hooks.h */
 void mem_close(struct ss_app *app)
 {
+	if (mem.cg) {
+		cgroup_cache_free(mem.cg);
+		free(mem.cg);
+	}
+	if (app->out.cg == mem.cg)
+		app->out.cg = NULL;
+	mem.cg = NULL;
+	free(mem.ids);
+	mem.ids = NULL;
+	mem.nids = 0;
 }

@@ -1,26 +1,327 @@
 // SPDX-License-Identifier: GPL-2.0
-/* feat_trace.c - one line per context switch (stub). */
+/*
+ * feat_trace.c - --trace: one line per context switch.
+ *
+ * The probe (probes/trace.bpf.h) sends a struct ss_trace_event per switch
+ * through a BPF_PERF_OUTPUT map; here one perf buffer per online CPU is
+ * opened with libbcc's bpf_open_perf_buffer_opts (as bcc's
+ * table.py open_perf_buffer does) and drained with perf_reader_poll.
+ * Records the kernel could not store (buffer full) come back as lost
+ * counts: each is reported on stderr ("Lost N events on CPU M", as bcc
+ * does) and in the total at exit, never dropped silently.
+ *
+ * Events of different CPUs sit in different buffers, so lines are in time
+ * order per CPU only; sort by ts_ns for a global order.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <bcc/libbpf.h>
+#include <bcc/perf_reader.h>
+
 #include "hooks.h"
+#include "trace_fmt.h"
+
+/*
+ * Per-CPU buffer size in pages (power of two): 1024 pages = 4 MiB holds
+ * ~40k records without counters, ~0.2 s of a busy CPU if the reader stalls.
+ */
+#define TRACE_PAGES 1024
+/* wake the reader every this many records per CPU (fewer wakeups) */
+#define TRACE_WAKEUP_EVENTS 64
+/* poll timeout: partial batches are printed at least this often */
+#define TRACE_POLL_MS 100
+/* stdout buffer: lines leave in large writes */
+#define TRACE_STDIO_BUF (1 << 20)
+
+struct trace_cpu {
+	int cpu;
+	uint64_t events;
+	uint64_t lost;
+};
+
+static struct {
+	struct ss_trace_fmt fmt;
+	FILE *f;
+	struct perf_reader **readers;
+	struct trace_cpu *cpus;
+	int nreaders;
+	uint64_t bad; /* records too short to decode */
+	char *stdio_buf;
+} tr;
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* perf_reader raw callback: one record */
+static void on_event(void *cookie, void *raw, int size)
+{
+	struct trace_cpu *c = cookie;
+
+	if (size < 0 || ss_trace_print(&tr.fmt, tr.f, raw, size)) {
+		tr.bad++;
+		return;
+	}
+	c->events++;
+}
+
+/* perf_reader lost callback: records the kernel dropped, buffer full */
+static void on_lost(void *cookie, uint64_t lost)
+{
+	struct trace_cpu *c = cookie;
+
+	c->lost += lost;
+	fprintf(stderr, "Lost %" PRIu64 " events on CPU %d\n", lost, c->cpu);
+}
+
+/*
+ * Online CPUs from /sys/devices/system/cpu/online ("0-3,8-11"): sets
+ * online[cpu] for cpu < n.  Returns 0, or -1 if the file is unreadable or
+ * malformed.
+ */
+static int online_cpus(bool *online, int n)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	char buf[4096], *p, *end;
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f))
+		goto out;
+	p = buf;
+	while (*p && *p != '\n') {
+		long lo = strtol(p, &end, 10), hi = lo;
+
+		if (end == p || lo < 0)
+			goto out;
+		p = end;
+		if (*p == '-') {
+			hi = strtol(p + 1, &end, 10);
+			if (end == p + 1 || hi < lo)
+				goto out;
+			p = end;
+		}
+		for (long c = lo; c <= hi && c < n; c++)
+			online[c] = true;
+		if (*p == ',')
+			p++;
+		else if (*p && *p != '\n')
+			goto out;
+	}
+	ret = 0;
+out:
+	fclose(f);
+	return ret;
+}
 
 /* trace_configure - see hooks.h */
 int trace_configure(struct ss_app *app)
 {
+	const struct ss_opts *o = &app->o;
+	const char *clash = NULL;
+
+	if (!o->trace)
+		return 0;
+	if (o->hist)
+		clash = "--hist";
+	else if (o->per_cgroup)
+		clash = "-G";
+	else if (o->memory)
+		clash = "-M";
+	else if (o->idle)
+		clash = "--idle";
+	else if (o->check)
+		clash = "--check";
+	if (clash) {
+		fprintf(stderr,
+			"switchstat: --trace prints events, not intervals: %s "
+			"does not apply\n"
+			"Try 'switchstat -h' for more information.\n",
+			clash);
+		return 2;
+	}
+	if (ss_app_define(app, "SS_TRACE", 1)) {
+		fprintf(stderr, "switchstat: too many BPF cflags\n");
+		return 1;
+	}
+	/* before anything is written to the stream */
+	tr.stdio_buf = malloc(TRACE_STDIO_BUF);
+	if (tr.stdio_buf)
+		setvbuf(app->f, tr.stdio_buf, _IOFBF, TRACE_STDIO_BUF);
 	return 0;
 }
 
 /* trace_attach - see hooks.h */
 int trace_attach(struct ss_app *app)
 {
+	int n = app->ncpus_possible, map_fd;
+	bool *online;
+
+	if (!app->o.trace)
+		return 0;
+	tr.f = app->f;
+	map_fd = ss_bpf_map_fd(&app->bpf, "trace_events");
+	if (map_fd < 0) {
+		fprintf(stderr, "switchstat: BPF map trace_events missing\n");
+		return 1;
+	}
+	online = calloc(n, sizeof(*online));
+	tr.readers = calloc(n, sizeof(*tr.readers));
+	tr.cpus = calloc(n, sizeof(*tr.cpus));
+	if (!online || !tr.readers || !tr.cpus) {
+		free(online);
+		fprintf(stderr, "switchstat: out of memory\n");
+		return 1;
+	}
+	if (online_cpus(online, n)) {
+		free(online);
+		fprintf(stderr, "switchstat: cannot read "
+				"/sys/devices/system/cpu/online\n");
+		return 1;
+	}
+	for (int cpu = 0; cpu < n; cpu++) {
+		struct bcc_perf_buffer_opts opts = {
+			.pid = -1,
+			.cpu = cpu,
+			.wakeup_events = TRACE_WAKEUP_EVENTS,
+		};
+		struct trace_cpu *c = &tr.cpus[tr.nreaders];
+		struct perf_reader *r;
+		int fd;
+
+		if (!online[cpu])
+			continue;
+		c->cpu = cpu;
+		r = bpf_open_perf_buffer_opts(on_event, on_lost, c, TRACE_PAGES,
+					      &opts);
+		if (!r) {
+			free(online);
+			fprintf(stderr,
+				"switchstat: cannot open a %d-page perf buffer "
+				"on CPU %d (perf_event_open or mmap failed: "
+				"see "
+				"above; perf_event_mlock_kb?)\n",
+				TRACE_PAGES, cpu);
+			return 1;
+		}
+		tr.readers[tr.nreaders++] = r;
+		fd = perf_reader_fd(r);
+		if (bpf_update_elem(map_fd, &cpu, &fd, 0)) {
+			free(online);
+			fprintf(stderr,
+				"switchstat: cannot attach the perf buffer of "
+				"CPU %d: %s\n",
+				cpu, strerror(errno));
+			return 1;
+		}
+	}
+	free(online);
+	if (app->o.verbose)
+		fprintf(stderr,
+			"switchstat: trace: %d perf buffers of %d pages, "
+			"wakeup every %d events\n",
+			tr.nreaders, TRACE_PAGES, TRACE_WAKEUP_EVENTS);
 	return 0;
+}
+
+static void trace_summary(const struct ss_app *app)
+{
+	uint64_t events = 0, lost = 0;
+
+	for (int i = 0; i < tr.nreaders; i++) {
+		events += tr.cpus[i].events;
+		lost += tr.cpus[i].lost;
+		if (app->o.verbose)
+			fprintf(stderr,
+				"switchstat: CPU %d: %" PRIu64
+				" events, %" PRIu64 " lost\n",
+				tr.cpus[i].cpu, tr.cpus[i].events,
+				tr.cpus[i].lost);
+	}
+	fprintf(stderr,
+		"switchstat: %" PRIu64 " events traced, %" PRIu64 " lost\n",
+		events, lost);
+	if (tr.bad)
+		fprintf(stderr,
+			"switchstat: %" PRIu64 " records too short, skipped\n",
+			tr.bad);
 }
 
 /* trace_run - see hooks.h */
 int trace_run(struct ss_app *app)
 {
-	return 0;
+	uint64_t now = clock_ns(CLOCK_MONOTONIC);
+	uint64_t end = app->o.duration_s
+			       ? now + app->o.duration_s * 1000000000ULL
+			       : UINT64_MAX;
+	bool machine = app->o.csv || app->o.json;
+	int ret = 0;
+
+	ss_trace_fmt_init(&tr.fmt, &app->o, now, clock_ns(CLOCK_REALTIME),
+			  app->out.nr_counters, app->out.ctr_name,
+			  app->out.counters_na);
+	if (machine)
+		fprintf(stderr,
+			"Tracing context switches... Hit Ctrl-C to end.\n");
+	else
+		fprintf(app->f,
+			"Tracing context switches... Hit Ctrl-C to end.\n");
+	ss_trace_header(&tr.fmt, app->f);
+	fflush(app->f);
+
+	while (!ss_exiting) {
+		int timeout = TRACE_POLL_MS, n;
+
+		now = clock_ns(CLOCK_MONOTONIC);
+		if (now >= end)
+			break;
+		if (end - now < TRACE_POLL_MS * 1000000ULL)
+			timeout = (end - now) / 1000000ULL + 1;
+		n = perf_reader_poll(tr.nreaders, tr.readers, timeout);
+		if (n < 0 && errno != EINTR) {
+			fprintf(stderr, "switchstat: poll: %s\n",
+				strerror(errno));
+			ret = 1;
+			break;
+		}
+		if (n == 0) {
+			/* quiet: print what is below the wakeup mark */
+			perf_reader_consume(tr.nreaders, tr.readers);
+			fflush(app->f);
+		}
+		if (ferror(app->f))
+			break;
+	}
+	/* what the kernel wrote before we stopped: final lines and lost counts */
+	perf_reader_consume(tr.nreaders, tr.readers);
+	if (fflush(app->f) || ferror(app->f)) {
+		fprintf(stderr, "switchstat: writing output: %s\n",
+			strerror(errno));
+		ret = 1;
+	}
+	trace_summary(app);
+	return ret;
 }
 
 /* trace_close - see hooks.h */
 void trace_close(struct ss_app *app)
 {
+	for (int i = 0; i < tr.nreaders; i++)
+		perf_reader_free(tr.readers[i]); /* also closes its fd */
+	tr.nreaders = 0;
+	free(tr.readers);
+	tr.readers = NULL;
+	free(tr.cpus);
+	tr.cpus = NULL;
+	/* tr.stdio_buf stays: stdout may still be flushed at exit */
 }

@@ -86,6 +86,9 @@ static int setup(struct ss_app *app)
 	ss_app_define(app, "SS_PER_THREAD", app->o.per_thread);
 	ss_app_define(app, "SS_FILTER_TGID", app->o.pid);
 	ss_app_define(app, "SS_FILTER_TID", app->o.tid);
+	/* test hook for the verifier-rejection test (tests/integration) */
+	if (getenv("SWITCHSTAT_TEST_VERIFIER_FAIL"))
+		ss_app_define(app, "SS_TEST_VERIFIER_FAIL", 1);
 
 	static int (*const configure[])(struct ss_app *) = {
 		counters_configure, hist_configure, mem_configure,
@@ -197,6 +200,16 @@ static int report(struct ss_app *app, uint64_t start_ns)
 	hist_interval(app);
 	if (app->o.check)
 		print_check(app);
+	if (app->o.verbose)
+		fprintf(stderr,
+			"switchstat: %zu rows, %" PRIu64 " switches, skipped "
+			"slices: %" PRIu64 " first, %" PRIu64 " missed switch, "
+			"%" PRIu64 " clock; %" PRIu64 " dropped\n",
+			app->iv.n, app->iv.stats[SS_STAT_SWITCHES],
+			app->iv.stats[SS_STAT_FIRST_SLICE],
+			app->iv.stats[SS_STAT_MISSED],
+			app->iv.stats[SS_STAT_ANOMALY],
+			app->iv.stats[SS_STAT_DROPS]);
 	return 0;
 }
 

@@ -84,11 +84,17 @@ static void get_cgroup(const struct ss_out *out, const struct ss_col *col,
 		       const struct ss_interval *iv, const struct ss_row *r,
 		       struct ss_cell *c)
 {
+	static char num[24];
 	const char *name = cgroup_name(out, r->v.cgroup_id);
 
-	if (!name) {
-		c->kind = SS_CELL_NA;
+	if (!name && !r->v.cgroup_id) {
+		c->kind = SS_CELL_NA; /* no cgroup: idle rows */
 		return;
+	}
+	if (!name) { /* gone, or no cgroup v2 mount: the id, as a string */
+		snprintf(num, sizeof(num), "%llu",
+			 (unsigned long long)r->v.cgroup_id);
+		name = num;
 	}
 	c->kind = SS_CELL_STR;
 	c->s = name;

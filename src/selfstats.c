@@ -1,14 +1,133 @@
 // SPDX-License-Identifier: GPL-2.0
-/* selfstats.c - the probes' own cost from bpf_stats (stub). */
+/*
+ * selfstats.c - --self-stats: the tool's own cost, from the kernel's BPF
+ * run-time statistics (run_time_ns and run_cnt of each program, collected
+ * while kernel.bpf_stats_enabled is on; see Documentation/bpf and
+ * bpftool prog show), plus the process's own CPU time (getrusage).
+ *
+ * Stats are turned on twice over: the sysctl is set to 1 (its old value is
+ * restored at exit, also after Ctrl-C, by an atexit handler) and a
+ * BPF_ENABLE_STATS fd is held, which the kernel counts per holder, so our
+ * programs keep being measured if another tool resets the sysctl meanwhile,
+ * and nothing stays on if we are killed (only the sysctl would remain 1).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/bpf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <bcc/libbpf.h>
+
 #include "hooks.h"
+
+#define STATS_SYSCTL "/proc/sys/kernel/bpf_stats_enabled"
+
+static int old_sysctl = -1; /* value to restore, -1: nothing to restore */
+static int stats_fd = -1;
+
+static int read_sysctl(void)
+{
+	char buf[16] = "";
+	int fd = open(STATS_SYSCTL, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 ? atoi(buf) : -1;
+}
+
+static int write_sysctl(int v)
+{
+	char buf[16];
+	int fd = open(STATS_SYSCTL, O_WRONLY | O_CLOEXEC), len, ok;
+
+	if (fd < 0)
+		return -1;
+	len = snprintf(buf, sizeof(buf), "%d\n", v);
+	ok = write(fd, buf, len) == len;
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static void restore_sysctl(void)
+{
+	if (old_sysctl >= 0)
+		write_sysctl(old_sysctl);
+	old_sysctl = -1;
+}
 
 /* selfstats_configure - see hooks.h */
 int selfstats_configure(struct ss_app *app)
 {
+	union bpf_attr attr;
+	int old, err = 0;
+
+	if (!app->o.self_stats)
+		return 0;
+	memset(&attr, 0, sizeof(attr));
+	attr.enable_stats.type = BPF_STATS_RUN_TIME;
+	stats_fd = syscall(SYS_bpf, BPF_ENABLE_STATS, &attr, sizeof(attr));
+	if (stats_fd < 0)
+		err = errno;
+
+	old = read_sysctl();
+	if (old == 0 && write_sysctl(1) == 0) {
+		old_sysctl = old;
+		atexit(restore_sysctl);
+	} else if (old != 1 && stats_fd < 0) {
+		fprintf(stderr,
+			"switchstat: --self-stats: cannot enable BPF run-time "
+			"stats (BPF_ENABLE_STATS: %s; %s not writable)\n",
+			strerror(err), STATS_SYSCTL);
+		return 1;
+	}
+	if (app->o.verbose)
+		fprintf(stderr,
+			"switchstat: bpf_stats on (was %d, restored at exit)\n",
+			old);
 	return 0;
 }
 
 /* selfstats_report - see hooks.h */
 void selfstats_report(struct ss_app *app)
 {
+	FILE *f = app->o.csv || app->o.json ? stderr : app->f;
+	struct rusage ru;
+
+	fprintf(f, "self-stats: cost of the BPF programs (bpf_stats)\n");
+	fprintf(f, "%-34s %12s %10s %12s\n", "PROGRAM", "RUNS", "NS/RUN",
+		"TOTAL(ms)");
+	for (int i = 0; i < app->bpf.nprogs; i++) {
+		struct bpf_prog_info info;
+		uint32_t len = sizeof(info);
+
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info(app->bpf.prog_fd[i], &info, &len)) {
+			fprintf(f, "%-34s cannot read info: %s\n",
+				app->bpf.prog_name[i], strerror(errno));
+			continue;
+		}
+		fprintf(f, "%-34s %12" PRIu64 " %10.1f %12.3f\n",
+			app->bpf.prog_name[i], (uint64_t)info.run_cnt,
+			info.run_cnt ? (double)info.run_time_ns / info.run_cnt :
+				       0.0,
+			info.run_time_ns / 1e6);
+		if (info.recursion_misses)
+			fprintf(f, "%-34s %12" PRIu64 " runs missed (recursion)\n",
+				"", (uint64_t)info.recursion_misses);
+	}
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+		fprintf(f,
+			"self-stats: switchstat process CPU: user %.1f ms, "
+			"system %.1f ms (including compiling the probes)\n",
+			ru.ru_utime.tv_sec * 1e3 + ru.ru_utime.tv_usec / 1e3,
+			ru.ru_stime.tv_sec * 1e3 + ru.ru_stime.tv_usec / 1e3);
+	fflush(f);
 }

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -16,6 +17,7 @@
 #include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
+#include <signal.h>
 #include <linux/magic.h>
 
 #include "cgroup.h"
@@ -149,6 +151,12 @@ Test(cgroup_v2_mount, this_machine)
 #define ID_C "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9"
 #define POD_UID_SD "pod8d1b3e6a_5b2c_4f7e_9a01_2c3d4e5f6a7b"
 #define POD_UID "pod8d1b3e6a-5b2c-4f7e-9a01-2c3d4e5f6a7b"
+/* near misses of ID_A: 63 digits, upper case, a non-hex first/last digit */
+#define ID_63 "4f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f"
+#define ID_UP "4F1A2B3C4D5E6F708192A3B4C5D6E7F8091A2B3C4D5E6F708192A3B4C5D6E7F8"
+#define ID_G1 "gf1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8"
+#define ID_Z64 \
+	"4f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7fz"
 
 struct cid_case {
 	const char *path;
@@ -191,17 +199,21 @@ static const struct cid_case cid_cases[] = {
 	  "kubepods-besteffort-" POD_UID_SD ".slice/crio-conmon-" ID_B ".scope",
 	  NULL },
 	{ "/machine.slice/libpod-conmon-" ID_C ".scope", NULL },
-	/* 63 and 65 hex digits, upper case, wrong suffixes */
-	{ "/docker/"
-	  "4f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f",
-	  NULL },
+	/* wrong length, upper case, non-hex digits, wrong prefix or suffix */
+	{ "/docker/" ID_63, NULL },
 	{ "/docker/" ID_A "0", NULL },
-	{ "/docker/"
-	  "4F1A2B3C4D5E6F708192A3B4C5D6E7F8091A2B3C4D5E6F708192A3B4C5D6E7F8",
-	  NULL },
+	{ "/docker/" ID_UP, NULL },
+	{ "/docker/" ID_G1, NULL },
+	{ "/docker/" ID_Z64, NULL },
+	{ "/system.slice/docker-" ID_63 "-.scope", NULL },
 	{ "/system.slice/docker-" ID_A ".service", NULL },
 	{ "/system.slice/docker-" ID_A ".scopex", NULL },
+	{ "/system.slice/docker-" ID_A ".mount", NULL },
+	{ "/system.slice/docker-" ID_A ".slice", NULL },
 	{ "/system.slice/rkt-" ID_A ".scope", NULL },
+	{ "/system.slice/podman-" ID_A ".scope", NULL },
+	{ "/system.slice/docker_" ID_A ".scope", NULL },
+	{ "/system.slice/docker-" ID_G1 ".scope", NULL },
 };
 
 Test(container_id, table)
@@ -266,6 +278,33 @@ static void live_cleanup(void)
 	rmdir(dir_p);
 }
 
+/* Remove test cgroups left behind by test processes that crashed. */
+static void remove_stale(void)
+{
+	struct dirent *de;
+	DIR *d = opendir(mnt);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char path[PATH_MAX + 300];
+		int pid;
+
+		if (sscanf(de->d_name, "switchstat-test-%d-", &pid) != 1 ||
+		    kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/a", mnt, de->d_name);
+		rmdir(path);
+		snprintf(path, sizeof(path), "%s/%s/b", mnt, de->d_name);
+		rmdir(path);
+		snprintf(path, sizeof(path), "%s/%s/c", mnt, de->d_name);
+		rmdir(path);
+		snprintf(path, sizeof(path), "%s/%s", mnt, de->d_name);
+		rmdir(path);
+	}
+	closedir(d);
+}
+
 static uint64_t ino_of(const char *path)
 {
 	struct stat st;
@@ -285,6 +324,7 @@ static void live_setup(void)
 	ret = cgroup_v2_mount(mnt, sizeof(mnt));
 	if (ret)
 		cr_skip_test("no cgroup2 mount: %s", strerror(-ret));
+	remove_stale();
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	snprintf(rel_p, sizeof(rel_p), "/switchstat-test-%d-%ld", getpid(),
 		 ts.tv_nsec);

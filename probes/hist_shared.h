@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hist_shared.h - histogram types and the slot function, shared by the BPF
+ * probes (embedded after shared.h) and the host (src/histmap.h), so both
+ * sides compute slots with the very same code (tests/unit/test_histmap.c
+ * checks it against src/hist.c's log2_slot).
+ */
+#ifndef SWITCHSTAT_HIST_SHARED_H
+#define SWITCHSTAT_HIST_SHARED_H
+
+/* Histogram kinds: the `kind` field of struct ss_hist_key. */
+enum ss_hist_kind_id {
+	SS_HK_ONCPU = 0, /* on-CPU slice length: switch-in to switch-out */
+	SS_HK_OFFCPU = 1, /* blocked time: voluntary switch-out to switch-in */
+	SS_HK_RUNQ =
+		2, /* run-queue latency: wakeup or preemption to switch-in */
+	SS_HK_MAX = 3,
+};
+
+/*
+ * Key of the per-interval histogram map.  tgid and tid are 0 unless the
+ * histograms are per process (-P: tgid) or per thread (-L: tgid and tid).
+ */
+struct ss_hist_key {
+	__u32 tgid;
+	__u32 tid;
+	__u32 kind; /* enum ss_hist_kind_id */
+	__u32 pad;
+};
+
+/* One histogram: counts per log2 slot of the duration in usecs (or msecs). */
+struct ss_hist_val {
+	char comm[SS_COMM_LEN];
+	__u64 slots[SS_HIST_SLOTS];
+};
+
+/*
+ * ss_log2_u64 - floor(log2(v)) for v >= 1, 0 for v = 0: the numbering of
+ * libbpf-tools' log2l() (bits.bpf.h) and src/hist.c's log2_slot(), where 0
+ * and 1 share slot 0.  (bcc's bpf_log2l() is this + 1.)  Branch-free shifts
+ * so the verifier sees a result in 0..63.
+ */
+static inline __attribute__((always_inline)) __u32 ss_log2_u64(__u64 v)
+{
+	__u32 r, shift;
+
+	r = (v > 0xFFFFFFFFULL) << 5;
+	v >>= r;
+	shift = (v > 0xFFFF) << 4;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0xFF) << 3;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0xF) << 2;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0x3) << 1;
+	v >>= shift;
+	r |= shift;
+	r |= (__u32)(v >> 1);
+	return r;
+}
+
+/*
+ * ss_hist_slot - slot of a duration of @ns nanoseconds in a histogram of
+ * @unit_ns units (1000: usecs, 1000000: msecs): floor(log2(ns / unit_ns)),
+ * clamped to SS_HIST_SLOTS - 1 (case H10: 0 ns, 1 ns and 2^40 ns land in
+ * the first or last slot).  Equals log2_slot(ns / unit_ns, SS_HIST_SLOTS).
+ */
+static inline __attribute__((always_inline)) __u32 ss_hist_slot(__u64 ns,
+								__u64 unit_ns)
+{
+	__u32 slot = ss_log2_u64(ns / unit_ns);
+
+	if (slot > SS_HIST_SLOTS - 1)
+		slot = SS_HIST_SLOTS - 1;
+	return slot;
+}
+
+#endif

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * histmap.h - one interval's histograms as drained from the BPF `hist` map
+ * (key: kind and process/thread, value: comm and log2 slot counts), sorted
+ * and printed as text (bcc's print_log2_hist layout), CSV rows or NDJSON.
+ */
+#ifndef SWITCHSTAT_HISTMAP_H
+#define SWITCHSTAT_HISTMAP_H
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../probes/shared.h"
+#include "../probes/hist_shared.h"
+
+/* One histogram as read from the map. */
+struct ss_hist_rec {
+	struct ss_hist_key key;
+	struct ss_hist_val val;
+};
+
+/* How to print: matches the BPF -D settings of feat_hist.c. */
+struct ss_hist_fmt {
+	int per; /* 0: one histogram, 1: per process (-P), 2: per thread (-L) */
+	bool ms; /* slots count msecs (-m), else usecs */
+	unsigned int top; /* at most this many histograms per kind; 0: all */
+	double time_s; /* CSV/JSON `time`: wall clock at the interval's end, s */
+};
+
+/* ss_hist_kind_name - CSV/JSON name of a kind: oncpu, offcpu, runq ("?"). */
+const char *ss_hist_kind_name(unsigned int kind);
+
+/* ss_hist_total - sum of the slot counts of one histogram. */
+uint64_t ss_hist_total(const struct ss_hist_val *v);
+
+/*
+ * ss_hist_slot_bounds - low and high value (in the histogram's unit) of
+ * slot i, as print_log2_hist prints them: slot 0 is 0..1, slot k is
+ * 2^k..2^(k+1)-1.  i must be < 64.
+ */
+void ss_hist_slot_bounds(unsigned int i, uint64_t *low, uint64_t *high);
+
+/*
+ * ss_histmap_sort - order records by kind (oncpu, offcpu, runq), then
+ * total count descending, then tgid and tid ascending.
+ */
+void ss_histmap_sort(struct ss_hist_rec *r, size_t n);
+
+/*
+ * ss_histmap_text - print sorted records as text: per kind a title line
+ * ("on-CPU time:", "off-CPU time:", "run-queue latency:"), then for each
+ * histogram (at most fmt->top per kind) an optional "pid = N comm" /
+ * "tid = N comm" line and print_log2_hist() with "usecs" or "msecs",
+ * and a blank line after each kind.  Empty histograms are skipped.
+ */
+void ss_histmap_text(FILE *f, const struct ss_hist_rec *r, size_t n,
+		     const struct ss_hist_fmt *fmt);
+
+/* The header line of the CSV histogram block. */
+#define SS_HIST_CSV_HEADER "time,kind,pid,tid,comm,low,high,count"
+
+/*
+ * ss_histmap_csv - one CSV line per non-empty slot of each record:
+ * time,kind,pid,tid,comm,low,high,count (no header).  pid is empty for the
+ * one-histogram mode, tid empty unless per thread, comm empty when neither;
+ * low/high are in usecs (msecs with -m).  Returns the lines written.
+ */
+size_t ss_histmap_csv(FILE *f, const struct ss_hist_rec *r, size_t n,
+		      const struct ss_hist_fmt *fmt);
+
+/*
+ * ss_histmap_json - one NDJSON object per non-empty slot: {"type":"hist",
+ * "time","kind","unit":"usecs"|"msecs","pid","tid","comm","low","high",
+ * "count"}, null where the CSV field would be empty.
+ */
+void ss_histmap_json(FILE *f, const struct ss_hist_rec *r, size_t n,
+		     const struct ss_hist_fmt *fmt);
+
+#endif

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/* perf_open.c - attrs, CPU masks and open errors for per-CPU perf events. */
+#include "perf_open.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ss_perf_attr - see perf_open.h */
+void ss_perf_attr(const struct ss_event *ev, struct perf_event_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = ev->type;
+	attr->config = ev->config;
+	attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			    PERF_FORMAT_TOTAL_TIME_RUNNING;
+	attr->disabled = 0; /* counts from the open on */
+	attr->inherit = 0; /* per-CPU events cannot inherit */
+}
+
+/* ss_parse_cpu_mask - see perf_open.h */
+int ss_parse_cpu_mask(const char *s, bool *mask, int ncpus)
+{
+	const char *p = s;
+
+	if (!s || ncpus < 0)
+		return -1;
+	memset(mask, 0, (size_t)ncpus * sizeof(*mask));
+	while (*p && *p != '\n') {
+		char *end;
+		long lo, hi;
+
+		if (*p < '0' || *p > '9')
+			return -1;
+		lo = strtol(p, &end, 10);
+		hi = lo;
+		p = end;
+		if (*p == '-') {
+			p++;
+			if (*p < '0' || *p > '9')
+				return -1;
+			hi = strtol(p, &end, 10);
+			p = end;
+			if (hi < lo)
+				return -1;
+		}
+		for (long c = lo; c <= hi && c < ncpus; c++)
+			mask[c] = true;
+		if (*p == ',')
+			p++;
+		else if (*p && *p != '\n')
+			return -1;
+		else
+			break;
+	}
+	if (p == s)
+		return -1; /* empty list */
+	return 0;
+}
+
+/* ss_perf_classify - see perf_open.h */
+enum ss_open_fail ss_perf_classify(int err, const struct ss_event *ev,
+				   bool cpu_online)
+{
+	if (!cpu_online || err == ENODEV)
+		return SS_OPEN_SKIP_CPU;
+	if (err == ENOENT || err == EOPNOTSUPP || err == ENOSYS)
+		return SS_OPEN_NO_PMU;
+	if (err == EINVAL && ev->hardware)
+		return SS_OPEN_NO_PMU;
+	return SS_OPEN_FAILED;
+}
+
+/* ss_perf_why - see perf_open.h */
+const char *ss_perf_why(int err, const struct ss_event *ev)
+{
+	switch (err) {
+	case ENOENT:
+	case EOPNOTSUPP:
+	case EINVAL:
+		if (ev->hardware)
+			return "no PMU, or the PMU lacks this event; "
+			       "common in VMs";
+		return "event not supported by this kernel";
+	case ENOSYS:
+		return "kernel built without perf events";
+	case EACCES:
+	case EPERM:
+		return "permission denied (needs CAP_PERFMON; see "
+		       "kernel.perf_event_paranoid)";
+	case EMFILE:
+	case ENFILE:
+		return "too many open files: raise ulimit -n";
+	case EBUSY:
+		return "the PMU is in exclusive use by another tool";
+	default:
+		return "perf_event_open failed";
+	}
+}
+
+/* Main names, one per distinct type/config (perf list's first spelling). */
+static const char *const canonical_names =
+	"cycles,instructions,cache-references,cache-misses,"
+	"branch-instructions,branch-misses,bus-cycles,ref-cycles,"
+	"stalled-cycles-frontend,stalled-cycles-backend,"
+	"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses,"
+	"cpu-clock,task-clock,page-faults,minor-faults,major-faults,"
+	"context-switches,cpu-migrations";
+
+#define SS_N_CANONICAL 24
+
+/* ss_event_canonical - see perf_open.h */
+void ss_event_canonical(const struct ss_event *ev, char *buf, size_t len)
+{
+	struct ss_event all[SS_N_CANONICAL];
+	const char *name = ev->name;
+	int n;
+
+	if (!len)
+		return;
+	n = events_parse(canonical_names, all, SS_N_CANONICAL, NULL, 0);
+	for (int i = 0; i < n && ev->type != PERF_TYPE_RAW; i++) {
+		if (all[i].type == ev->type && all[i].config == ev->config) {
+			name = all[i].name;
+			break;
+		}
+	}
+	strncpy(buf, name, len - 1);
+	buf[len - 1] = '\0';
+}

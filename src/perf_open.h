@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf_open.h - per-CPU counting perf events for the counters feature:
+ * the perf_event_attr we use, which CPUs are online, what an open failure
+ * means, and canonical event names.  No libbcc; unit tested.
+ */
+#ifndef SWITCHSTAT_PERF_OPEN_H
+#define SWITCHSTAT_PERF_OPEN_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "events.h"
+
+/*
+ * ss_perf_attr - fill @attr to count @ev on one CPU for all tasks
+ * (pid -1, cpu N): counting mode (no sampling), enabled from the start,
+ * read_format TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING so that a reading
+ * by bpf_perf_event_read_value() carries the times needed to scale a
+ * multiplexed counter (perf stat's scaling, see events.h counter_scale).
+ */
+void ss_perf_attr(const struct ss_event *ev, struct perf_event_attr *attr);
+
+/*
+ * ss_parse_cpu_mask - parse a kernel CPU list ("0-3,8\n", the format of
+ * /sys/devices/system/cpu/online) into @mask[0 .. @ncpus - 1], true for
+ * listed CPUs.  CPUs at or above @ncpus are ignored.  Returns 0, or -1 on
+ * malformed input (then @mask is unspecified).
+ */
+int ss_parse_cpu_mask(const char *s, bool *mask, int ncpus);
+
+/* What a failed perf_event_open() for one CPU means for the run. */
+enum ss_open_fail {
+	SS_OPEN_SKIP_CPU, /* CPU offline or absent (ENODEV): skip it */
+	SS_OPEN_NO_PMU, /* the event is not supported here (no PMU) */
+	SS_OPEN_FAILED, /* anything else: permissions, fd limit, ... */
+};
+
+/*
+ * ss_perf_classify - classify errno @err from perf_event_open() of @ev on a
+ * CPU; @cpu_online says whether the CPU was online.  ENODEV or an offline
+ * CPU skip the CPU; ENOENT, EOPNOTSUPP, ENOSYS, and EINVAL for a hardware
+ * event, mean no PMU (the kernel's answers when no driver claims the type).
+ */
+enum ss_open_fail ss_perf_classify(int err, const struct ss_event *ev,
+				   bool cpu_online);
+
+/*
+ * ss_perf_why - a short reason for errno @err opening @ev, with a hint
+ * (e.g. "no PMU for hardware events (common in VMs)", "too many open
+ * files: raise ulimit -n").  Returns a static string.
+ */
+const char *ss_perf_why(int err, const struct ss_event *ev);
+
+/*
+ * ss_event_canonical - perf's main name for @ev's type and config, e.g.
+ * cpu-cycles -> "cycles", faults -> "page-faults", cs ->
+ * "context-switches", so that output columns and derived metrics (IPC
+ * needs "cycles" and "instructions") do not depend on the alias typed.
+ * Raw events and names without a main name keep ev->name.  Writes at most
+ * @len bytes (NUL included) to @buf.
+ */
+void ss_event_canonical(const struct ss_event *ev, char *buf, size_t len);
+
+#endif

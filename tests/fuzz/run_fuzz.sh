@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run_fuzz.sh OUTDIR [SECONDS] - build tests/fuzz/fuzz_opts.c with clang's
+# libFuzzer and AddressSanitizer and run it for a bounded time (default
+# 20 s) from a seed corpus of valid and invalid command lines.  Exit 0 when
+# no crash was found, 1 on a crash (the reproducer is in OUTDIR), 77 (skip)
+# when clang or libFuzzer is not available.
+set -u
+SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+OUT=${1:?usage: run_fuzz.sh OUTDIR [SECONDS]}
+SECS=${2:-20}
+CC=${FUZZ_CC:-clang}
+
+command -v "$CC" >/dev/null || { echo "SKIP: $CC not installed"; exit 77; }
+mkdir -p "$OUT/corpus" "$OUT/crashes"
+if ! "$CC" -g -O1 -fsanitize=fuzzer,address -I"$SRC/src" \
+	"$SRC/tests/fuzz/fuzz_opts.c" "$SRC/src/opts.c" "$SRC/src/events.c" \
+	-o "$OUT/fuzz_opts" -lm 2>"$OUT/build.log"; then
+	echo "SKIP: $CC cannot build with -fsanitize=fuzzer,address (libclang-rt-dev missing?):"
+	head -3 "$OUT/build.log"
+	exit 77
+fi
+# seeds: NUL-separated argument lists
+i=0
+while IFS= read -r line; do
+	printf '%s' "$line" | tr ' ' '\0' >"$OUT/corpus/seed$i"
+	i=$((i + 1))
+done <<'SEEDS'
+-i 1000 -d 5
+-p 1 -L -T -n 0
+-s invol --csv
+--hist oncpu,offcpu,runq -m -P -H
+-e cycles,instructions,cache-misses
+-e cpu-clock,task-clock,page-faults --json
+--map-entries 1024 -G -M --cgroup /sys
+--trace --idle --check --self-stats -v -v
+--interval=5 --duration=1 --top=3 --sort=pid
+-i 10x
+--hist oncpu,,runq
+-e r01c2,LLC-misses
+SEEDS
+cd "$OUT/crashes" || exit 1
+"$OUT/fuzz_opts" -max_total_time="$SECS" -max_len=512 -timeout=5 \
+	-rss_limit_mb=1024 -print_final_stats=1 "$OUT/corpus" >"$OUT/fuzz.log" 2>&1
+rc=$?
+tail -15 "$OUT/fuzz.log"
+if [ "$rc" -ne 0 ]; then
+	echo "FAIL: fuzz_opts found a crash (exit $rc); reproducer: $(ls "$OUT/crashes")"
+	exit 1
+fi
+echo "PASS: fuzz_opts ran ${SECS} s without a crash"

@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# lib.sh - helpers for the integration tests (sourced).
+# Env from CTest: SWITCHSTAT (binary), WORKLOADS (workload dir), SRC (repo).
+# Exit codes: 0 pass, 1 fail, 77 skip.
+set -u
+
+SRC=${SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+SWITCHSTAT=${SWITCHSTAT:-$SRC/build/switchstat}
+WORKLOADS=${WORKLOADS:-$SRC/build/workloads}
+T=$(mktemp -d /tmp/ss-test.XXXXXX)
+BG_PIDS=()
+
+cleanup() {
+	for p in "${BG_PIDS[@]}"; do
+		kill -KILL "$p" 2>/dev/null
+		pkill -KILL -P "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+pass() { echo "PASS: $*"; exit 0; }
+skip() { echo "SKIP: $*"; exit 77; }
+info() { echo "  $*"; }
+
+need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }
+
+# bg CMD...: start a background process (output to $T/bg.log), remember it
+# for cleanup; its pid is in BG_LAST.  Not in $(...): that would wait for it.
+bg() {
+	"$@" >>"$T/bg.log" 2>&1 &
+	BG_LAST=$!
+	BG_PIDS+=("$BG_LAST")
+}
+
+# start_tool NAME ARGS...: run switchstat in the background with stdout in
+# $T/NAME.out and stderr in $T/NAME.err; waits until it is attached (the
+# "Tracing ..." banner), then returns.  Sets TOOL_PID.
+start_tool() {
+	local name=$1
+	shift
+	"$SWITCHSTAT" "$@" >"$T/$name.out" 2>"$T/$name.err" &
+	TOOL_PID=$!
+	BG_PIDS+=("$TOOL_PID")
+	local i
+	for i in $(seq 1 600); do
+		if grep -q "Tracing" "$T/$name.out" "$T/$name.err" 2>/dev/null; then
+			return 0
+		fi
+		if ! kill -0 "$TOOL_PID" 2>/dev/null; then
+			cat "$T/$name.err" >&2
+			fail "switchstat exited before attaching"
+		fi
+		sleep 0.05
+	done
+	fail "switchstat did not attach within 30 s"
+}
+
+# wait_tool: wait for TOOL_PID; fail unless it exits 0
+wait_tool() {
+	local rc=0
+	wait "$TOOL_PID" || rc=$?
+	[ "$rc" -eq 0 ] || { cat "$T"/*.err >&2; fail "switchstat exit code $rc"; }
+}
+
+# csv_sum FILE COLUMN [KEYCOL KEYVAL]: sum of COLUMN (by header name) over the
+# rows whose KEYCOL equals KEYVAL (all rows without a key)
+csv_sum() {
+	python3 - "$@" <<'PY'
+import csv, sys
+f, col = sys.argv[1], sys.argv[2]
+kc = sys.argv[3] if len(sys.argv) > 3 else None
+kv = sys.argv[4] if len(sys.argv) > 4 else None
+tot = 0
+with open(f) as fh:
+    for row in csv.DictReader(fh):
+        if kc is None or row[kc] == kv:
+            v = row[col]
+            tot += float(v) if v not in ("", None) else 0
+print(int(tot) if tot == int(tot) else tot)
+PY
+}
+
+# status_sum PID FIELD: sum of FIELD over /proc/PID/task/*/status
+status_sum() {
+	cat /proc/"$1"/task/*/status 2>/dev/null |
+		awk -v f="$2:" '$1 == f { s += $2 } END { print s + 0 }'
+}
+
+# schedstat_sum PID: on-CPU ns summed over /proc/PID/task/*/schedstat
+schedstat_sum() {
+	cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%d\n", s }'
+}
+
+# minflt PID: minor faults of the process (/proc/PID/stat field 10)
+minflt() {
+	sed 's/.*) //' /proc/"$1"/stat | awk '{ print $8 }'
+}
+
+# within_pct GOT WANT PCT: |GOT - WANT| <= PCT% of WANT (prints the error)
+within_pct() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import sys
+got, want, pct = map(float, sys.argv[1:4])
+err = abs(got - want) / want * 100 if want else (0 if got == 0 else 100)
+print("got %.0f want %.0f error %.3f%% (limit %s%%)" % (got, want, err, sys.argv[3]))
+sys.exit(0 if err <= pct else 1)
+PY
+}
+
+# check_within WHAT GOT WANT PCT: fail the test unless within_pct
+check_within() {
+	local what=$1 out
+	if out=$(within_pct "$2" "$3" "$4"); then
+		info "$what: $out"
+	else
+		fail "$what: $out"
+	fi
+}
+
+# wait_file FILE: wait until FILE is non-empty (workloads write their pids)
+wait_file() {
+	local i
+	for i in $(seq 1 200); do
+		[ -s "$1" ] && return 0
+		sleep 0.05
+	done
+	fail "timeout waiting for $1"
+}
+
+# all_stopped PID...: every thread of every PID is in state T (stopped)
+all_stopped() {
+	local p s
+	for p in "$@"; do
+		for s in /proc/"$p"/task/*/stat; do
+			[ "$(sed 's/.*) //' "$s" | cut -d' ' -f1)" = T ] || return 1
+		done
+	done
+}
+
+# freeze PID...: SIGSTOP and wait until all their threads are off the CPU,
+# so /proc snapshots and the tracer see the same window
+freeze() {
+	kill -STOP "$@"
+	local i
+	for i in $(seq 1 400); do
+		all_stopped "$@" && return 0
+		sleep 0.005
+	done
+	fail "processes $* did not stop"
+}
+
+thaw() { kill -CONT "$@"; }
+
+# stop_tool: SIGINT the tool (it prints the final partial interval) and wait
+stop_tool() {
+	kill -INT "$TOOL_PID"
+	wait_tool
+}

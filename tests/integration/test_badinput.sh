@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test_badinput.sh - bad input to the real binary: a target that is not a
+# live process (a zombie, a thread id given to -p, a pid that does not
+# exist), an unknown perf event, a cgroup that does not exist, bad values.
+# Each must end with exit code 2, nothing on stdout, one "switchstat: ..."
+# message line on stderr (plus at most the "Try 'switchstat -h'" hint)
+# that names the problem, quickly (before compiling the probes), and leave
+# no BPF program behind.
+. "$(dirname "$0")/lib.sh"
+need_root
+
+# expect2 WHAT PATTERN ARGS...: exit 2, one message line matching PATTERN
+expect2() {
+	local what=$1 pat=$2 rc=0 t0 ms lines
+	shift 2
+	t0=$(date +%s%N)
+	timeout 60 "$SWITCHSTAT" "$@" >"$T/out" 2>"$T/err" </dev/null || rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	[ "$rc" -eq 2 ] || fail "$what ($*): exit code $rc, want 2; stderr: $(head -3 "$T/err")"
+	[ ! -s "$T/out" ] || fail "$what ($*): wrote to stdout: $(head -3 "$T/out")"
+	lines=$(grep -vc "^Try 'switchstat -h'" "$T/err")
+	[ "$lines" -eq 1 ] || fail "$what ($*): want one message line, got $lines: $(cat "$T/err")"
+	grep -q '^switchstat: ' "$T/err" || fail "$what ($*): message lacks the 'switchstat: ' prefix: $(cat "$T/err")"
+	grep -Eqi "$pat" "$T/err" || fail "$what ($*): message does not say /$pat/: $(cat "$T/err")"
+	info "$what: exit 2 in $ms ms: $(head -1 "$T/err")"
+	LAST_MS=$ms
+}
+
+# a zombie: its parent exec'd into sleep and never reaps it
+(
+	sleep 0.05 &
+	exec sleep 60
+) &
+parent=$!
+BG_PIDS+=("$parent")
+zombie=""
+for i in $(seq 1 100); do
+	zombie=$(pgrep -P "$parent" | head -1)
+	[ -n "$zombie" ] && [ "$(awk '/^State:/ { print $2 }' /proc/"$zombie"/status 2>/dev/null)" = Z ] && break
+	sleep 0.05
+done
+[ "$(awk '/^State:/ { print $2 }' /proc/"$zombie"/status 2>/dev/null)" = Z ] || fail "could not make a zombie"
+expect2 "-p zombie" "zombie|exited" -p "$zombie"
+expect2 "-t zombie" "zombie|exited" -t "$zombie"
+
+# a thread id given to -p: name the process it belongs to
+spin=$(bg "$WORKLOADS/spinner" 2 ssbadspin)
+for i in $(seq 1 100); do
+	[ "$(ls /proc/"$spin"/task | wc -l)" -ge 3 ] && break
+	sleep 0.05
+done
+thread=$(ls /proc/"$spin"/task | grep -vx "$spin" | head -1)
+[ -n "$thread" ] || fail "spinner has no threads"
+expect2 "-p thread id" "thread.*$spin" -p "$thread"
+expect2 "-p PID -t thread of another process" "belongs|not" -p "$parent" -t "$thread"
+
+# a pid that does not exist (an exited, reaped process)
+sh -c 'exit 0' &
+gone=$!
+wait "$gone"
+kill -0 "$gone" 2>/dev/null && skip "pid $gone reused already"
+expect2 "-p gone" "no such" -p "$gone"
+expect2 "-t gone" "no such" -t "$gone"
+
+# unknown events and bad lists: clear message, exit 2, before compiling
+expect2 "-e unknown" "bogus" -e bogus -d 1
+expect2 "-e partly unknown" "nosuchevent" -e cpu-clock,nosuchevent -d 1
+expect2 "-e empty element" "empty|,," -e cpu-clock,,page-faults -d 1
+[ "$LAST_MS" -lt 3000 ] || fail "-e was checked only after $LAST_MS ms (after compiling?)"
+
+# a cgroup that does not exist
+expect2 "--cgroup missing" "cgroup" --cgroup /no/such/cgroup/here -d 1
+
+# values the parser refuses (the unit test covers the whole table)
+expect2 "-i 0" "interval" -i 0
+expect2 "-d -1" "duration" -d -1
+expect2 "--map-entries 10" "map" --map-entries 10
+expect2 "stray argument" "unexpected|stray" stray
+
+pass "bad input: exit 2 with one clear line"

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Cases H1 and H10, and the exit-code contract: environment and BPF failures
+# exit 1 with one clear message (the verifier log for a rejected program),
+# bad input exits 2 with a usage hint, and nothing is left attached.
+. "$(dirname "$0")/lib.sh"
+need_root
+
+progs() { bpftool prog show 2>/dev/null | grep -c "sched_switch\|ss_checkpoint" || true; }
+before=$(progs)
+
+# H1: no kernel headers -> exit 1, says what to install
+rc=0
+BCC_KERNEL_SOURCE=/nonexistent "$SWITCHSTAT" -d 1 >"$T/h.out" 2>"$T/h.err" || rc=$?
+[ "$rc" -eq 1 ] || fail "missing headers: exit $rc, want 1"
+grep -q "kernel headers not found" "$T/h.err" || fail "missing headers: no clear message: $(cat "$T/h.err")"
+[ "$(grep -c . "$T/h.err")" -le 2 ] || fail "missing headers: more than one message line"
+info "no headers: $(tail -1 "$T/h.err")"
+
+# H1: -v says which headers were used
+"$SWITCHSTAT" -v -d 1 -i 500 >/dev/null 2>"$T/v.err" || fail "-v run failed"
+grep -q "kernel headers for compiling: /" "$T/v.err" || fail "-v does not name the headers"
+
+# H1: the probes never read a kernel struct (offsets would be silently wrong)
+if grep -nE "task_struct|bpf_probe_read|->real_parent|bpf_get_current_task" "$SRC"/probes/* |
+	grep -vE '^[^:]+:[0-9]+:\s*(\*|/\*|//)'; then
+	fail "probes read kernel structs"
+fi
+
+# H10: a rejected program ends the run with exit 1 and the verifier's log
+rc=0
+SWITCHSTAT_TEST_VERIFIER_FAIL=1 "$SWITCHSTAT" -d 1 >"$T/vf.out" 2>"$T/vf.err" || rc=$?
+[ "$rc" -eq 1 ] || fail "verifier rejection: exit $rc, want 1"
+grep -q "processed .* insns" "$T/vf.err" || fail "verifier rejection: no verifier log"
+grep -q "rejected by the kernel" "$T/vf.err" || fail "verifier rejection: no clear message"
+grep -q "PID" "$T/vf.out" && fail "verifier rejection: printed a table anyway"
+
+# not root -> exit 1
+if command -v setpriv >/dev/null; then
+	rc=0
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$SWITCHSTAT" -d 1 \
+		>/dev/null 2>"$T/nr.err" || rc=$?
+	[ "$rc" -eq 1 ] || fail "non-root: exit $rc, want 1"
+	grep -q "must run as root" "$T/nr.err" || fail "non-root: no clear message"
+fi
+
+# bad input -> exit 2, one message + usage hint, never a table
+for args in "-i" "-i 0" "-i abc" "-i 10x" "-i -5" "-d 0" "-n x" "-p 0" \
+	"-p 4194305" "-p 99999999999999999999" "--bogus" "-Q" "extra" \
+	"--hist nope" "-s nope" "--csv --json" "--cgroup="; do
+	rc=0
+	# shellcheck disable=SC2086
+	"$SWITCHSTAT" $args >"$T/b.out" 2>"$T/b.err" || rc=$?
+	[ "$rc" -eq 2 ] || fail "'$args': exit $rc, want 2"
+	[ -s "$T/b.out" ] && fail "'$args': printed to stdout"
+	grep -q "^switchstat: " "$T/b.err" || fail "'$args': no message"
+	grep -q "switchstat -h" "$T/b.err" || fail "'$args': no usage hint"
+done
+# -p of a process that does not exist, and of a thread id
+pid_max=$(cat /proc/sys/kernel/pid_max)
+rc=0
+"$SWITCHSTAT" -p $((pid_max - 1)) -d 1 >/dev/null 2>"$T/p.err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q "no such process" "$T/p.err" || fail "-p nonexistent: exit $rc: $(cat "$T/p.err")"
+bg "$WORKLOADS/spinner" 1 failspin
+sleep 0.2
+tid=$(ls /proc/"$BG_LAST"/task | grep -v "^$BG_LAST\$" | head -1)
+rc=0
+"$SWITCHSTAT" -p "$tid" -d 1 >/dev/null 2>"$T/t.err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q "is a thread of process $BG_LAST" "$T/t.err" ||
+	fail "-p TID: exit $rc: $(cat "$T/t.err")"
+
+after=$(progs)
+[ "$after" -eq "$before" ] || fail "programs left attached: before $before after $after"
+pass "failures are clear, exit codes right, nothing left attached"

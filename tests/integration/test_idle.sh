@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Cases H4 and H7: each CPU's idle task is its own row only with --idle,
+# never mixed into process rows; no row and no interval ever holds more
+# on-CPU time than is possible (ncpus x interval), so nothing wrapped or was
+# attributed from before the start.
+. "$(dirname "$0")/lib.sh"
+need_root
+
+bg "$WORKLOADS/sleeper" 1000
+start_tool idle --csv -n 0 -i 500 --idle -L
+sleep 2.2
+stop_tool
+start_tool noidle --csv -n 0 -i 500
+sleep 1.2
+stop_tool
+
+python3 - "$T/idle.out" "$T/noidle.out" "$(nproc)" <<'PY' || fail "on-CPU accounting out of bounds"
+import csv, sys, collections
+idle, noidle, ncpus = sys.argv[1], sys.argv[2], int(sys.argv[3])
+rows = list(csv.DictReader(open(idle)))
+assert rows, "no rows"
+by_time = collections.defaultdict(list)
+for r in rows:
+    by_time[r["time"]].append(r)
+times = sorted(by_time, key=float)
+swappers = {r["comm"] for r in rows if r["pid"] == "0"}
+assert any(c.startswith("swapper/") for c in swappers), "no idle rows with --idle: %s" % swappers
+assert all(c.startswith("swapper/") for c in swappers), "pid 0 rows not per CPU: %s" % swappers
+prev = None
+for t in times:
+    # interval length from the timestamps (first interval: at most 0.5 s + slack)
+    ivl = (float(t) - prev) if prev else 0.6
+    prev = float(t)
+    total = sum(int(r["oncpu_ns"]) for r in by_time[t])
+    limit = ncpus * ivl * 1e9 * 1.02
+    for r in by_time[t]:
+        v = int(r["oncpu_ns"])
+        assert v <= ivl * 1e9 * 1.02, "row %s/%s %s has %d ns in a %.3f s interval" % (r["pid"], r["tid"], r["comm"], v, ivl)
+    assert total <= limit, "interval %s: %d ns > %d CPUs x %.3f s" % (t, total, ncpus, ivl)
+    print("  interval %s: on-CPU incl. idle %.1f ms of %.1f ms possible" % (t, total / 1e6, ncpus * ivl * 1e3))
+nr = list(csv.DictReader(open(noidle)))
+assert nr, "no rows without --idle"
+assert not [r for r in nr if r["pid"] == "0"], "pid 0 rows without --idle"
+PY
+pass "idle separate per CPU; no interval exceeds ncpus x interval"

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Case H6 (involuntary side): two spinners pinned to one CPU preempt each
+# other; per-process involuntary switches must equal the kernel's
+# nonvoluntary_ctxt_switches delta within 2%, and on-CPU time must equal the
+# schedstat delta within 2% (case H3: the layout comes from the format file).
+. "$(dirname "$0")/lib.sh"
+need_root
+[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
+
+bg taskset -c 1 "$WORKLOADS/spinner" 0 hogA
+A=$BG_LAST
+bg taskset -c 1 "$WORKLOADS/spinner" 0 hogB
+B=$BG_LAST
+sleep 0.2
+freeze "$A" "$B"
+
+start_tool inv --csv -n 0 -i 1000
+for p in "$A" "$B"; do
+	n0[$p]=$(status_sum "$p" nonvoluntary_ctxt_switches)
+	s0[$p]=$(schedstat_sum "$p")
+done
+thaw "$A" "$B"
+sleep 4
+freeze "$A" "$B"
+for p in "$A" "$B"; do
+	n1[$p]=$(status_sum "$p" nonvoluntary_ctxt_switches)
+	s1[$p]=$(schedstat_sum "$p")
+done
+stop_tool
+
+for p in "$A" "$B"; do
+	want=$((n1[$p] - n0[$p]))
+	got=$(csv_sum "$T/inv.out" involuntary pid "$p")
+	[ "$want" -gt 100 ] || fail "pid $p: too few preemptions ($want)"
+	check_within "pid $p involuntary" "$got" "$want" 2
+	vol=$(csv_sum "$T/inv.out" voluntary pid "$p")
+	[ "$got" -gt "$vol" ] || fail "pid $p: involuntary should dominate"
+	check_within "pid $p on-CPU ns" "$(csv_sum "$T/inv.out" oncpu_ns pid "$p")" \
+		$((s1[$p] - s0[$p])) 2
+done
+pass "involuntary switches and on-CPU time match /proc"

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test_storm.sh - case H8, maps that fill up: a storm of 20,000 short-lived
+# processes (forkstorm: posix_spawn of /bin/true) must not fill the maps with
+# dead tasks or make new processes vanish.
+#
+#  1. default map size: every /bin/true run shows up (rows of the storm's
+#     children summed over the intervals >= runs: each child switches out
+#     at least once, at exit), nothing is dropped, a named spinner started
+#     after the storm appears in the next interval, and the rows per interval
+#     (= accumulator entries drained) return to near the pre-storm baseline;
+#  2. --map-entries 1024: the map overflows and says so honestly: dropped > 0,
+#     no interval has more rows than the map holds, and rows + dropped
+#     account for every child;
+#  3. with --hist offcpu,runq -M (per-thread state in hash maps): after a
+#     storm, every hash map of the tool holds about as many entries as
+#     before it (entries of exited threads are deleted at sched_process_exit).
+. "$(dirname "$0")/lib.sh"
+need_root
+command -v bpftool >/dev/null || skip "needs bpftool"
+STORM=$WORKLOADS/forkstorm
+[ -x "$STORM" ] || fail "workload missing: $STORM"
+
+RUNS=${STORM_RUNS:-20000}
+
+# analyze CSV WORKERS_FILE MODE: per-interval rows/dropped, storm children
+analyze() {
+	python3 - "$@" <<'PY'
+import csv, sys
+path, workers_file, spin = sys.argv[1], sys.argv[2], sys.argv[3]
+workers = set()
+with open(workers_file) as f:
+    for line in f:
+        if line.startswith("workers:"):
+            workers = set(line.split()[1:])
+ivs = []  # [time, rows, dropped, children, spin_oncpu]
+for r in csv.DictReader(open(path)):
+    if not ivs or ivs[-1][0] != r["time"]:
+        ivs.append([r["time"], 0, int(r["dropped"] or 0), 0, 0])
+    iv = ivs[-1]
+    iv[1] += 1
+    if r["comm"] == "true" or (r["comm"] == "forkstorm" and r["pid"] not in workers):
+        iv[3] += 1
+    if r["comm"] == spin:
+        iv[4] += int(r["oncpu_ns"])
+for iv in ivs:
+    print(*iv)
+PY
+}
+
+# hash_entries PID: "name entries" of each hash map the process holds
+hash_entries() {
+	local id
+	for id in $(grep -h '^map_id:' /proc/"$1"/fdinfo/* 2>/dev/null | awk '{ print $2 }' | sort -un); do
+		bpftool -j map show id "$id" 2>/dev/null | grep -q '"type":"[a-z_]*hash"' || continue
+		bpftool -j map dump id "$id" 2>/dev/null | python3 -c '
+import json, sys
+print(sys.argv[1], len(json.load(sys.stdin)))' "$(bpftool -j map show id "$id" | python3 -c 'import json,sys; print(json.load(sys.stdin)["name"])')"
+	done
+}
+
+# storm NAME RUNS: run the storm, its first line (worker pids) in $T/NAME.workers
+storm() {
+	"$STORM" "$2" 2 >"$T/$1.workers" || fail "forkstorm failed"
+	info "$(tail -1 "$T/$1.workers")"
+}
+
+# ---- 1: default map size ----------------------------------------------
+start_tool full --csv -n 0 -i 1000
+sleep 2.2
+storm full "$RUNS"
+spin=$(bg "$WORKLOADS/spinner" 0 ssstormspin)
+sleep 3.2
+kill -INT "$TOOL_PID"
+wait_tool
+kill "$spin"
+analyze "$T/full.out" "$T/full.workers" ssstormspin >"$T/full.iv"
+read -r base_rows < <(awk 'NR == 1 || NR == 2 { s += $2; n++ } END { printf "%d\n", s / n }' "$T/full.iv")
+children=$(awk '{ s += $4 } END { print s }' "$T/full.iv")
+dropped=$(awk '{ s += $3 } END { print s }' "$T/full.iv")
+peak=$(awk '$2 > m { m = $2 } END { print m }' "$T/full.iv")
+info "full map: baseline $base_rows rows/interval, peak $peak, storm children seen $children of $RUNS, dropped $dropped"
+[ "$dropped" -eq 0 ] || fail "default map size dropped $dropped updates"
+[ "$children" -ge "$RUNS" ] || fail "only $children of $RUNS storm children appeared (processes vanished)"
+# the spinner: in the first full interval after it started, and running
+n=$(wc -l <"$T/full.iv")
+spin_iv=$(awk '$5 > 0 { print NR; exit }' "$T/full.iv")
+[ -n "$spin_iv" ] || fail "spinner started after the storm never appeared"
+storm_end=$(awk '$4 > 0 { l = NR } END { print l }' "$T/full.iv")
+[ "$spin_iv" -le $((storm_end + 1)) ] || fail "spinner appeared only in interval $spin_iv (storm ended in $storm_end)"
+info "spinner appeared in interval $spin_iv (storm's last interval $storm_end of $n)"
+# the last full interval (before the partial one at Ctrl-C): near baseline
+after=$(awk -v n=$((n - 1)) 'NR == n { print $2 }' "$T/full.iv")
+info "rows (= entries drained) in the last full interval: $after (baseline $base_rows)"
+[ "$after" -le $((base_rows * 2 + 50)) ] ||
+	fail "rows per interval did not return to baseline: $after vs $base_rows"
+
+# ---- 2: tiny map, honest drops ------------------------------------------
+start_tool tiny --csv -n 0 -i 1000 --map-entries 1024
+sleep 1.2
+storm tiny 6000
+sleep 1.2
+kill -INT "$TOOL_PID"
+wait_tool
+analyze "$T/tiny.out" "$T/tiny.workers" none >"$T/tiny.iv"
+children=$(awk '{ s += $4 } END { print s }' "$T/tiny.iv")
+dropped=$(awk '{ s += $3 } END { print s }' "$T/tiny.iv")
+peak=$(awk '$2 > m { m = $2 } END { print m }' "$T/tiny.iv")
+info "--map-entries 1024: peak $peak rows/interval, children seen $children, dropped $dropped"
+[ "$dropped" -gt 0 ] || fail "map of 1024 entries overflowed silently (dropped 0)"
+[ "$peak" -le 1024 ] || fail "$peak rows in an interval from a 1024-entry map"
+[ $((children + dropped)) -ge 6000 ] ||
+	fail "rows + dropped = $((children + dropped)) < 6000 children: some vanished uncounted"
+# and the table says it too
+start_tool table -n 1 -i 1000 --map-entries 1024
+storm table 3000
+kill -INT "$TOOL_PID"
+wait_tool
+grep -q '^dropped [1-9][0-9]* updates' "$T/table.out" || fail "table shows no 'dropped N' line"
+info "table prints the 'dropped N updates' line"
+
+# ---- 3: per-thread state of features does not outlive the threads ------
+if "$SWITCHSTAT" --hist offcpu,runq -M -h >/dev/null 2>&1; then
+	start_tool feat --hist offcpu,runq -M -i 1000
+	sleep 1.5
+	hash_entries "$TOOL_PID" >"$T/before"
+	storm feat 5000
+	sleep 1.5
+	hash_entries "$TOOL_PID" >"$T/after"
+	kill -INT "$TOOL_PID"
+	wait_tool
+	while read -r name b; do
+		a=$(awk -v m="$name" '$1 == m { print $2 }' "$T/after")
+		info "map $name: $b entries before the storm, ${a:-?} after"
+		[ "${a:-0}" -le $((b * 3 / 2 + 500)) ] ||
+			fail "map $name grew from $b to $a entries: dead threads kept"
+	done <"$T/before"
+fi
+pass "fork storm of $RUNS: nothing vanished, drops counted, maps back to baseline"

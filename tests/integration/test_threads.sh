@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Case H5: -p filters on the tgid and the process row is the sum of its
+# threads.  Main thread in pause(), 4 threads spinning: -p PID on-CPU time
+# equals the sum over /proc/PID/task/*/schedstat within 2%; -L gives one row
+# per thread, each matching its own schedstat; -t TID shows only that thread.
+. "$(dirname "$0")/lib.sh"
+need_root
+
+bg "$WORKLOADS/spinner" 4 mt-spin
+P=$BG_LAST
+bg "$WORKLOADS/spinner" 0 other-spin
+OTHER=$BG_LAST
+sleep 0.2
+freeze "$P" "$OTHER"
+mapfile -t TIDS < <(ls /proc/"$P"/task)
+[ "${#TIDS[@]}" -eq 5 ] || fail "expected 5 threads, got ${#TIDS[@]}"
+
+start_tool proc --csv -n 0 -i 1000 -p "$P"
+s0=$(schedstat_sum "$P")
+thaw "$P" "$OTHER"
+sleep 3
+freeze "$P" "$OTHER"
+s1=$(schedstat_sum "$P")
+stop_tool
+check_within "process on-CPU ns (-p)" "$(csv_sum "$T/proc.out" oncpu_ns pid "$P")" $((s1 - s0)) 2
+pids=$(python3 -c 'import csv,sys; print(" ".join(sorted({r["pid"] for r in csv.DictReader(open(sys.argv[1]))})))' "$T/proc.out")
+[ "$pids" = "$P" ] || fail "-p $P showed other processes: $pids"
+
+# -L: per-thread rows
+start_tool thr --csv -n 0 -i 1000 -p "$P" -L
+declare -A t0
+for t in "${TIDS[@]}"; do t0[$t]=$(awk '{print $1}' /proc/"$P"/task/"$t"/schedstat); done
+thaw "$P" "$OTHER"
+sleep 3
+freeze "$P" "$OTHER"
+stop_tool
+head -1 "$T/thr.out" | grep -q ',tid,' || fail "-L CSV has no tid column"
+for t in "${TIDS[@]}"; do
+	want=$(($(awk '{print $1}' /proc/"$P"/task/"$t"/schedstat) - t0[$t]))
+	got=$(csv_sum "$T/thr.out" oncpu_ns tid "$t")
+	if [ "$t" = "$P" ]; then
+		[ "$want" -lt 5000000 ] || fail "main thread should be idle"
+		continue
+	fi
+	check_within "thread $t on-CPU ns (-L)" "$got" "$want" 2
+done
+
+# -t: one thread only
+T1=${TIDS[1]}
+[ "$T1" != "$P" ] || T1=${TIDS[2]}
+start_tool one --csv -n 0 -i 1000 -t "$T1" -L
+thaw "$P" "$OTHER"
+sleep 1
+freeze "$P" "$OTHER"
+stop_tool
+tids=$(python3 -c 'import csv,sys; print(" ".join(sorted({r["tid"] for r in csv.DictReader(open(sys.argv[1]))})))' "$T/one.out")
+[ "$tids" = "$T1" ] || fail "-t $T1 showed threads: $tids"
+pass "process = sum of threads; -p, -L, -t filter correctly"

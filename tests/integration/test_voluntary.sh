@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Case H6 (voluntary side): a pipe ping-pong and a nanosleep loop switch
+# voluntarily; per-process voluntary switches must equal the kernel's
+# voluntary_ctxt_switches delta (/proc/PID/task/*/status) within 2%, and the
+# involuntary count must agree too (within 2% or 50, it is small here).
+. "$(dirname "$0")/lib.sh"
+need_root
+
+bg "$WORKLOADS/pingpong" "$T/pp.pids"
+bg "$WORKLOADS/sleeper" 1000
+SLEEPER=$BG_LAST
+wait_file "$T/pp.pids"
+read -r PING PONG <"$T/pp.pids"
+freeze "$PING" "$PONG" "$SLEEPER"
+
+start_tool vol --csv -n 0 -i 1000
+for p in "$PING" "$PONG" "$SLEEPER"; do
+	v0[$p]=$(status_sum "$p" voluntary_ctxt_switches)
+	n0[$p]=$(status_sum "$p" nonvoluntary_ctxt_switches)
+done
+thaw "$PING" "$PONG" "$SLEEPER"
+sleep 3
+freeze "$PING" "$PONG" "$SLEEPER"
+for p in "$PING" "$PONG" "$SLEEPER"; do
+	v1[$p]=$(status_sum "$p" voluntary_ctxt_switches)
+	n1[$p]=$(status_sum "$p" nonvoluntary_ctxt_switches)
+done
+stop_tool
+
+for p in "$PING" "$PONG" "$SLEEPER"; do
+	want=$((v1[$p] - v0[$p]))
+	got=$(csv_sum "$T/vol.out" voluntary pid "$p")
+	[ "$want" -gt 1000 ] || fail "pid $p: workload too slow ($want switches)"
+	check_within "pid $p voluntary" "$got" "$want" 2
+	iwant=$((n1[$p] - n0[$p]))
+	igot=$(csv_sum "$T/vol.out" involuntary pid "$p")
+	[ $((igot > iwant ? igot - iwant : iwant - igot)) -le 50 ] ||
+		check_within "pid $p involuntary" "$igot" "$iwant" 2
+	info "pid $p involuntary: got $igot want $iwant"
+done
+# the sleeper only ever blocks: voluntary dominates
+[ "$(csv_sum "$T/vol.out" voluntary pid "$SLEEPER")" -gt \
+	$((10 * $(csv_sum "$T/vol.out" involuntary pid "$SLEEPER"))) ] ||
+	fail "sleeper: voluntary should dominate"
+pass "voluntary switches match /proc"
