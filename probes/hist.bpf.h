@@ -6,11 +6,14 @@
  *   SS_HIST_ONCPU, SS_HIST_OFFCPU, SS_HIST_RUNQ   0/1 each
  *   SS_HIST_PER      0: one histogram, 1: per process (-P), 2: per thread (-L)
  *   SS_HIST_UNIT_NS  1000 (usecs) or 1000000 (msecs, -m)
- *   SS_HIST_ENTRIES  size of the histogram map
+ *   SS_HIST_ENTRIES  size of the hist map (-P/-L)
  *
+ * One histogram per kind: cumulative counts in the per-CPU hist_cpu entry
+ * (the host sums CPUs and diffs intervals).  Per process or thread (-P/-L):
+ * the hist map, keyed by tgid/tid and kind, drained each interval.
  * Only tracepoint fields and helpers (H1): the tgid and comm of a task are
- * known only while it is the current task, so off-CPU and run-queue times,
- * measured when a task is switched in, wait in the per-CPU hist_cpu slot
+ * known only while it is the current task, so with -P/-L off-CPU and
+ * run-queue times, measured when a task is switched in, wait in hist_cpu
  * and are recorded at the task's next switch-out or checkpoint (at most one
  * checkpoint period later), when bpf_get_current_*() names it.
  * Waits are timed only from events seen after start (H7); idle (tid 0) is
@@ -44,25 +47,27 @@
 #define SS_PREV_STATE_EXIT_MASK 0x30ULL
 
 #if SS_HIST_ONCPU || SS_HIST_WAITS
-/* Per CPU: the task switched in last, and what it waited before that. */
-struct ss_hist_cpu {
-	__u64 oncpu_start_ns; /* switch-in time of tid (checkpoints keep it) */
-	__u64 pend_ns[SS_HK_MAX]; /* waits of tid not yet recorded */
-	__u32 tid; /* task switched in last (0: idle or unknown) */
-	__u32 pend; /* bit k: pend_ns[k] is valid */
-};
-
-BPF_HASH(hist, struct ss_hist_key, struct ss_hist_val, SS_HIST_ENTRIES);
 BPF_PERCPU_ARRAY(hist_cpu, struct ss_hist_cpu, 1);
+#if SS_HIST_PER
+BPF_HASH(hist, struct ss_hist_key, struct ss_hist_val, SS_HIST_ENTRIES);
+#endif
 
-/* Count a duration of @ns in the current task's histogram of @kind. */
-static __always_inline void ss_hist_add(__u32 kind, __u32 tgid, __u32 tid,
-					__u64 ns)
+/*
+ * Count a duration of @ns in the current task's histogram of @kind: in
+ * this CPU's slots (one histogram per kind) or in the hist map (-P/-L).
+ */
+static __always_inline void ss_hist_add(struct ss_hist_cpu *hc, __u32 kind,
+					__u32 tgid, __u32 tid, __u64 ns)
 {
-	struct ss_hist_key key = { .kind = kind };
+	__u32 slot = ss_hist_slot(ns, SS_HIST_UNIT_NS);
 
-	if (SS_HIST_PER >= 1)
-		key.tgid = tgid;
+	if (kind >= SS_HK_MAX)
+		return;
+#if SS_HIST_PER == 0
+	hc->slots[kind][slot]++; /* per-CPU, and switches do not nest */
+#else
+	struct ss_hist_key key = { .tgid = tgid, .kind = kind };
+
 	if (SS_HIST_PER == 2)
 		key.tid = tid;
 
@@ -71,8 +76,7 @@ static __always_inline void ss_hist_add(__u32 kind, __u32 tgid, __u32 tid,
 	if (!v) {
 		struct ss_hist_val zero = {};
 
-		if (SS_HIST_PER)
-			bpf_get_current_comm(&zero.comm, sizeof(zero.comm));
+		bpf_get_current_comm(&zero.comm, sizeof(zero.comm));
 		hist.insert(&key, &zero);
 		v = hist.lookup(&key);
 		if (!v) {
@@ -80,24 +84,42 @@ static __always_inline void ss_hist_add(__u32 kind, __u32 tgid, __u32 tid,
 			return;
 		}
 	}
-	__sync_fetch_and_add(&v->slots[ss_hist_slot(ns, SS_HIST_UNIT_NS)], 1);
+	__sync_fetch_and_add(&v->slots[slot], 1);
+#endif
 }
 
-/* Record the waits measured when the current task (tid) was switched in. */
+/* -P/-L: record the waits measured when the current task was switched in. */
 static __always_inline void ss_hist_flush(struct ss_hist_cpu *hc, __u32 tgid,
 					  __u32 tid, int selected)
 {
-	if (!hc->pend)
+	if (!SS_HIST_PER || !hc->pend)
 		return;
 	if (selected && hc->tid == tid) {
 		if (SS_HIST_OFFCPU && (hc->pend & (1 << SS_HK_OFFCPU)))
-			ss_hist_add(SS_HK_OFFCPU, tgid, tid,
+			ss_hist_add(hc, SS_HK_OFFCPU, tgid, tid,
 				    hc->pend_ns[SS_HK_OFFCPU]);
 		if (SS_HIST_RUNQ && (hc->pend & (1 << SS_HK_RUNQ)))
-			ss_hist_add(SS_HK_RUNQ, tgid, tid,
+			ss_hist_add(hc, SS_HK_RUNQ, tgid, tid,
 				    hc->pend_ns[SS_HK_RUNQ]);
 	}
 	hc->pend = 0;
+}
+
+/*
+ * A wait of @kind by the task switched in ends now.  Without -P/-L it is
+ * counted at once; with them it waits in hc for the task's tgid and comm.
+ */
+static __always_inline void ss_hist_wait_end(struct ss_hist_cpu *hc, __u32 kind,
+					     __u64 ns)
+{
+	if (kind >= SS_HK_MAX)
+		return;
+	if (!SS_HIST_PER) {
+		ss_hist_add(hc, kind, 0, 0, ns);
+		return;
+	}
+	hc->pend_ns[kind] = ns;
+	hc->pend |= 1 << kind;
 }
 #endif
 
@@ -160,14 +182,11 @@ static __always_inline void ss_hist_arrive(struct ss_hist_cpu *hc, __u32 tid,
 
 	if (!t)
 		return;
-	if (SS_HIST_OFFCPU && t->off_ns && now >= t->off_ns) {
-		hc->pend_ns[SS_HK_OFFCPU] = now - t->off_ns;
-		hc->pend |= 1 << SS_HK_OFFCPU;
-	}
-	if (SS_HIST_RUNQ && t->wait_ns && now >= t->wait_ns) {
-		hc->pend_ns[SS_HK_RUNQ] = now - t->wait_ns;
-		hc->pend |= 1 << SS_HK_RUNQ;
-	}
+	/* entries exist only for tasks that pass the filters (see leave) */
+	if (SS_HIST_OFFCPU && t->off_ns && now >= t->off_ns)
+		ss_hist_wait_end(hc, SS_HK_OFFCPU, now - t->off_ns);
+	if (SS_HIST_RUNQ && t->wait_ns && now >= t->wait_ns)
+		ss_hist_wait_end(hc, SS_HK_RUNQ, now - t->wait_ns);
 	t->off_ns = 0;
 	t->wait_ns = 0;
 }
@@ -192,7 +211,7 @@ static __always_inline void ss_hist_switch(__u64 prev_state, __u32 next_tid,
 	if (selected) {
 		if (SS_HIST_ONCPU && hc->tid == tid && hc->oncpu_start_ns &&
 		    now >= hc->oncpu_start_ns)
-			ss_hist_add(SS_HK_ONCPU, tgid, tid,
+			ss_hist_add(hc, SS_HK_ONCPU, tgid, tid,
 				    now - hc->oncpu_start_ns);
 #if SS_HIST_WAITS
 		ss_hist_leave(tid, prev_state, now);
@@ -250,14 +269,26 @@ static __always_inline void ss_hist_exit(__u32 tid)
 #endif
 
 #if SS_HIST_RUNQ
-/* Run-queue wait from a wakeup; with -p only threads seen switching out. */
+/*
+ * The wakee's tgid and cgroup are unknown here (we run as the waker), so
+ * with -p or --cgroup only threads already seen leaving the CPU as
+ * selected tasks (ss_hist_leave) are timed.
+ */
+#if SS_FILTER_TGID || SS_FILTER_CGROUP
+#define SS_HIST_WAKE_KNOWN_ONLY 1
+#else
+#define SS_HIST_WAKE_KNOWN_ONLY 0
+#endif
+
+/* Run-queue wait from a wakeup of thread tid. */
 static __always_inline void ss_hist_wakeup(__u32 tid)
 {
 	struct ss_hist_task *t;
 
 	if (!tid || (SS_FILTER_TID && tid != SS_FILTER_TID))
 		return;
-	t = SS_FILTER_TGID ? hist_task.lookup(&tid) : ss_hist_task_get(tid);
+	t = SS_HIST_WAKE_KNOWN_ONLY ? hist_task.lookup(&tid)
+				    : ss_hist_task_get(tid);
 	if (t)
 		t->wait_ns = bpf_ktime_get_ns();
 }

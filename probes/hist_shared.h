@@ -35,6 +35,21 @@ struct ss_hist_val {
 };
 
 /*
+ * Per-CPU histogram state (the one entry of the per-CPU array hist_cpu).
+ * The BPF side writes it; the host reads only slots, and only when there
+ * is one histogram per kind (no -P/-L): then slots are this CPU's
+ * cumulative counts since start, summed over CPUs and diffed by the host
+ * each interval (no hash lookup per event, nothing lost to a reset race).
+ */
+struct ss_hist_cpu {
+	__u64 oncpu_start_ns; /* switch-in time of tid (checkpoints keep it) */
+	__u64 pend_ns[SS_HK_MAX]; /* -P/-L: waits of tid not yet recorded */
+	__u32 tid; /* task switched in last (0: idle or unknown) */
+	__u32 pend; /* bit k: pend_ns[k] is valid */
+	__u64 slots[SS_HK_MAX][SS_HIST_SLOTS]; /* no -P/-L: cumulative */
+};
+
+/*
  * ss_log2_u64 - floor(log2(v)) for v >= 1, 0 for v = 0: the numbering of
  * libbpf-tools' log2l() (bits.bpf.h) and src/hist.c's log2_slot(), where 0
  * and 1 share slot 0.  (bcc's bpf_log2l() is this + 1.)  Branch-free shifts

@@ -40,12 +40,34 @@
 /* cgroup v2 ids selected by --cgroup; the value is unused */
 BPF_HASH(cgroup_allow, __u64, __u8, SS_CGROUP_IDS);
 
-/* 0 if the current task is outside the --cgroup filter, else 1 */
+/* per CPU: the last cgroup id looked up and its answer */
+struct ss_cgroup_last {
+	__u64 id;
+	__u64 selected;
+};
+BPF_PERCPU_ARRAY(cgroup_last, struct ss_cgroup_last, 1);
+
+/*
+ * 0 if the current task is outside the --cgroup filter, else 1.  The set of
+ * ids is fixed before the probes attach and cgroup ids are not reused, so
+ * the last answer on this CPU stays right for the same id: consecutive
+ * tasks of one cgroup skip the hash lookup.
+ */
 static __always_inline int ss_cgroup_selected(void)
 {
 	__u64 id = bpf_get_current_cgroup_id();
+	__u32 zero = 0;
+	struct ss_cgroup_last *last = cgroup_last.lookup(&zero);
+	int selected;
 
-	return cgroup_allow.lookup(&id) != NULL;
+	if (last && last->id == id)
+		return last->selected;
+	selected = cgroup_allow.lookup(&id) != NULL;
+	if (last) {
+		last->id = id;
+		last->selected = selected;
+	}
+	return selected;
 }
 #else
 static __always_inline int ss_cgroup_selected(void)
@@ -143,7 +165,9 @@ static __always_inline void ss_mem_exit(__u32 tid)
 #define SS_MEM_EXIT(tid) ss_mem_exit(tid)
 #else
 /* SS_MEM_EXIT(tid): a thread exited, drop its per-thread state. */
-#define SS_MEM_EXIT(tid) do { } while (0)
+#define SS_MEM_EXIT(tid) \
+	do {             \
+	} while (0)
 #endif
 
 #if SS_MEM_RECLAIM

@@ -112,16 +112,17 @@ p = json.load(sys.stdin)
 print(p.get("name", "?"), p.get("run_time_ns", 0), p.get("run_cnt", 0))'
 }
 
-# start_tracer VARIANT: start it on CPU 1 (away from the benchmark) and
-# wait until its programs run; sets TRACER (pid) and IDS (program ids)
+# start_tracer VARIANT: start it, wait until its programs run, then move it
+# to CPU 1 (away from the benchmark; compiling there next to the busy loop
+# would take long); sets TRACER (pid) and IDS (program ids)
 start_tracer() {
 	local i variant=$1
 	case $variant in
-	default) taskset -c 1 "$SS" -i 1000 >/dev/null 2>"$W/err" & ;;
-	counters) taskset -c 1 "$SS" -v -i 1000 -e cpu-clock,task-clock,page-faults >/dev/null 2>"$W/err" & ;;
+	default) "$SS" -i 1000 >/dev/null 2>"$W/err" & ;;
+	counters) "$SS" -v -i 1000 -e cpu-clock,task-clock,page-faults >/dev/null 2>"$W/err" & ;;
 	bpftrace)
 		ulimit -l unlimited 2>/dev/null
-		taskset -c 1 bpftrace -e 'tracepoint:sched:sched_switch { @[args->prev_comm] = count(); }' >/dev/null 2>"$W/err" & ;;
+		bpftrace -e 'tracepoint:sched:sched_switch { @[args->prev_comm] = count(); }' >/dev/null 2>"$W/err" & ;;
 	esac
 	TRACER=$!
 	IDS=""
@@ -134,6 +135,8 @@ start_tracer() {
 			for id in $IDS; do
 				set -- $(prog_stats "$id")
 				if [ "${3:-0}" -gt 0 ]; then
+					# compiled and attached: now keep it off CPU 0
+					taskset -a -p -c 1 "$TRACER" >/dev/null
 					sleep 0.2
 					# -e must really read counters at each switch
 					if [ "$variant" = counters ] && ! grep -q 'SS_NR_COUNTERS=3' "$W/err"; then
@@ -149,8 +152,16 @@ start_tracer() {
 	exit 1
 }
 
+# stop_tracer: SIGINT, repeated every 2 s (bpftrace 0.17 sometimes misses
+# one), SIGKILL after 10 s
 stop_tracer() {
-	kill -INT "$TRACER" 2>/dev/null
+	local i
+	for i in $(seq 0 99); do
+		kill -0 "$TRACER" 2>/dev/null || break
+		[ $((i % 20)) -eq 0 ] && kill -INT "$TRACER" 2>/dev/null
+		sleep 0.1
+	done
+	kill -KILL "$TRACER" 2>/dev/null
 	wait "$TRACER" 2>/dev/null
 	TRACER=""
 }

@@ -427,21 +427,27 @@ static bool is_hex64(const char *s)
 /* Container id inside one path component [s, s + len), or NULL. */
 static const char *component_id(const char *s, size_t len)
 {
-	static const char *const prefixes[] = { "docker-", "cri-containerd-",
-						"crio-", "libpod-" };
-	static const char suffix[] = ".scope";
-	const size_t slen = sizeof(suffix) - 1;
+	/* runtime layouts: <prefix><id><suffix> (see cgroup.h) */
+	static const struct {
+		const char *prefix, *suffix;
+	} forms[] = {
+		{ "docker-", ".scope" },  { "cri-containerd-", ".scope" },
+		{ "crio-", ".scope" },	  { "libpod-", ".scope" },
+		{ "nerdctl-", ".scope" }, { "crio-", "" },
+		{ "libpod-", "" },
+	};
 	size_t i;
 
 	if (len == CONTAINER_ID_HEX_LEN)
 		return is_hex64(s) ? s : NULL;
-	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
-		size_t plen = strlen(prefixes[i]);
+	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		size_t plen = strlen(forms[i].prefix);
+		size_t slen = strlen(forms[i].suffix);
 
 		if (len != plen + CONTAINER_ID_HEX_LEN + slen)
 			continue;
-		if (strncmp(s, prefixes[i], plen) ||
-		    strncmp(s + len - slen, suffix, slen))
+		if (strncmp(s, forms[i].prefix, plen) ||
+		    strncmp(s + len - slen, forms[i].suffix, slen))
 			continue;
 		if (is_hex64(s + plen))
 			return s + plen;

@@ -112,9 +112,12 @@ int cgroup_descendant_ids(const char *mount, const char *path, uint64_t *ids,
  *
  * Recognises the innermost path component that is one of
  *   docker-<id>.scope, cri-containerd-<id>.scope, crio-<id>.scope,
- *   libpod-<id>.scope                          (systemd cgroup driver)
+ *   libpod-<id>.scope, nerdctl-<id>.scope      (systemd cgroup driver)
  *   <id>                                       (cgroupfs driver: /docker/<id>,
  *                                               /kubepods/<qos>/pod<uid>/<id>)
+ *   crio-<id>, libpod-<id>                     (cgroupfs driver of CRI-O:
+ *                                               .../pod<uid>/crio-<id>;
+ *                                               podman: /libpod_parent/...)
  * where <id> is exactly 64 lowercase hex digits. Monitor scopes such as
  * crio-conmon-<id>.scope and libpod-conmon-<id>.scope hold the runtime's
  * conmon process, not the container's workload, so they do not match.

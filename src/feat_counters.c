@@ -99,8 +99,7 @@ static int open_event(struct ss_app *app, int i, const bool *online,
 			return -1;
 		}
 		if (app->o.verbose)
-			fprintf(stderr,
-				"switchstat: %s: CPU %d skipped (%s)\n",
+			fprintf(stderr, "switchstat: %s: CPU %d skipped (%s)\n",
 				ctr.ev[i].name, cpu,
 				online[cpu] ? strerror(err) : "offline");
 	}
@@ -172,10 +171,9 @@ static int open_counters(struct ss_app *app)
 		}
 		fprintf(stderr, "switchstat: cannot count \"%s\": %s%s (%s)\n",
 			ctr.ev[i].name,
-			ss_perf_classify(e, &ctr.ev[i], true) ==
-					SS_OPEN_NO_PMU ?
-				"hardware counters unavailable: " :
-				"",
+			ss_perf_classify(e, &ctr.ev[i], true) == SS_OPEN_NO_PMU
+				? "hardware counters unavailable: "
+				: "",
 			strerror(e), ss_perf_why(e, &ctr.ev[i]));
 		goto out;
 	}
@@ -194,6 +192,14 @@ out:
 	return ret;
 }
 
+/* SWITCHSTAT_COUNTER_TIMES=1 in the environment (tests only) */
+static bool times_for_all(void)
+{
+	const char *e = getenv("SWITCHSTAT_COUNTER_TIMES");
+
+	return e && !strcmp(e, "1");
+}
+
 /* counters_configure - see hooks.h */
 int counters_configure(struct ss_app *app)
 {
@@ -205,8 +211,21 @@ int counters_configure(struct ss_app *app)
 		return ret;
 	/* 0: the probe compiles no counter code at all */
 	ss_app_define(app, "SS_NR_COUNTERS", ctr.nr);
-	if (ctr.nr)
+	if (ctr.nr) {
+		unsigned long long times = 0;
+
+		/*
+		 * PMU events can be multiplexed: read them with their times.
+		 * SWITCHSTAT_COUNTER_TIMES=1 does so for every event, so the
+		 * tests cover that path on machines without a PMU.
+		 */
+		for (int i = 0; i < ctr.nr; i++)
+			if (ctr.ev[i].type != PERF_TYPE_SOFTWARE ||
+			    times_for_all())
+				times |= 1ULL << i;
 		ss_app_define(app, "SS_NR_CPUS", ctr.ncpus);
+		ss_app_define(app, "SS_CTR_TIMES", times);
+	}
 	return 0;
 }
 

@@ -11,8 +11,10 @@
  * next interval, not lost), hence period = interval / 200 (0.5%), at least
  * 1 ms.  A timer interrupt does not switch tasks: switch counts unchanged.
  *
- * Histograms: the BPF side (probes/hist.bpf.h) fills the `hist` map; each
- * interval it is drained (read and deleted) and printed by src/histmap.c.
+ * Histograms (probes/hist.bpf.h): one per kind is kept as cumulative
+ * per-CPU counts in hist_cpu, summed and diffed here each interval; per
+ * process or thread (-P/-L) they are in the `hist` map, drained (read and
+ * deleted) each interval.  src/histmap.c prints them.
  */
 #include <errno.h>
 #include <linux/bpf.h>
@@ -35,15 +37,19 @@
 
 static struct {
 	uint64_t period_ns; /* checkpoint period; 0: no checkpoints */
-	int map_fd;
+	int map_fd; /* hist (-P/-L) */
+	int cpu_fd; /* hist_cpu (one histogram per kind) */
 	uint32_t entries;
+	int ncpus; /* possible CPUs: values per hist_cpu lookup */
+	struct ss_hist_cpu *cpu_buf;
+	uint64_t prev[SS_HK_MAX][SS_HIST_SLOTS]; /* summed slots last time */
 	struct ss_hist_key *keys;
 	struct ss_hist_val *vals;
 	struct ss_hist_rec *recs;
 	bool no_batch;
 	bool csv_header_done;
 	struct ss_hist_fmt fmt;
-} hs = { .map_fd = -1 };
+} hs = { .map_fd = -1, .cpu_fd = -1 };
 
 static bool waits_on(const struct ss_opts *o)
 {
@@ -80,7 +86,7 @@ int hist_configure(struct ss_app *app)
 	hs.fmt.per = o->per_thread ? 2 : o->hist_per_process ? 1 : 0;
 	hs.fmt.ms = o->milliseconds;
 	hs.fmt.top = o->top;
-	hs.entries = hs.fmt.per ? app->map_entries : 16;
+	hs.entries = hs.fmt.per ? app->map_entries : SS_HK_MAX;
 
 	ok |= ss_app_define(app, "SS_HIST_ONCPU", !!(o->hist & SS_HIST_ONCPU));
 	ok |= ss_app_define(app, "SS_HIST_OFFCPU",
@@ -175,11 +181,17 @@ int hist_attach(struct ss_app *app)
 	const struct ss_opts *o = &app->o;
 
 	if (o->hist) {
-		hs.map_fd = ss_bpf_map_fd(&app->bpf, "hist");
+		bool per = hs.fmt.per;
+
+		hs.ncpus = app->ncpus_possible;
+		hs.map_fd = per ? ss_bpf_map_fd(&app->bpf, "hist") : -1;
+		hs.cpu_fd = per ? -1 : ss_bpf_map_fd(&app->bpf, "hist_cpu");
 		hs.keys = calloc(hs.entries, sizeof(*hs.keys));
 		hs.vals = calloc(hs.entries, sizeof(*hs.vals));
 		hs.recs = calloc(hs.entries, sizeof(*hs.recs));
-		if (hs.map_fd < 0 || !hs.keys || !hs.vals || !hs.recs) {
+		hs.cpu_buf = per ? NULL : calloc(hs.ncpus, sizeof(*hs.cpu_buf));
+		if ((per ? hs.map_fd : hs.cpu_fd) < 0 || !hs.keys || !hs.vals ||
+		    !hs.recs || (!per && !hs.cpu_buf)) {
 			fprintf(stderr, "switchstat: histogram map missing\n");
 			return 1;
 		}
@@ -263,6 +275,40 @@ static int drain(void)
 	return n;
 }
 
+/*
+ * One histogram per kind: sum this interval's slot counts over CPUs (each
+ * CPU's hist_cpu entry is cumulative) into one record per enabled kind.
+ */
+static int read_global(const struct ss_opts *o)
+{
+	static const unsigned int bits[SS_HK_MAX] = { SS_HIST_ONCPU,
+						      SS_HIST_OFFCPU,
+						      SS_HIST_RUNQ };
+	__u32 zero = 0;
+	int n = 0;
+
+	if (bpf_lookup_elem(hs.cpu_fd, &zero, hs.cpu_buf))
+		return -errno;
+	for (int k = 0; k < SS_HK_MAX; k++) {
+		struct ss_hist_rec *r = &hs.recs[n];
+
+		if (!(o->hist & bits[k]))
+			continue;
+		memset(r, 0, sizeof(*r));
+		r->key.kind = k;
+		for (int s = 0; s < SS_HIST_SLOTS; s++) {
+			uint64_t sum = 0;
+
+			for (int cpu = 0; cpu < hs.ncpus; cpu++)
+				sum += hs.cpu_buf[cpu].slots[k][s];
+			r->val.slots[s] = sum - hs.prev[k][s];
+			hs.prev[k][s] = sum;
+		}
+		n++;
+	}
+	return n;
+}
+
 static void print_timestamp(FILE *f, uint64_t realtime_ns)
 {
 	time_t t = realtime_ns / 1000000000ULL;
@@ -310,9 +356,9 @@ void hist_interval(struct ss_app *app)
 	const struct ss_opts *o = &app->o;
 	int n;
 
-	if (!o->hist || hs.map_fd < 0)
+	if (!o->hist || (hs.map_fd < 0 && hs.cpu_fd < 0))
 		return;
-	n = drain();
+	n = hs.fmt.per ? drain() : read_global(o);
 	if (n < 0) {
 		fprintf(stderr, "switchstat: reading the histogram map: %s\n",
 			strerror(-n));
@@ -338,6 +384,9 @@ void hist_close(struct ss_app *app)
 	free(hs.keys);
 	free(hs.vals);
 	free(hs.recs);
+	free(hs.cpu_buf);
+	hs.cpu_buf = NULL;
+	hs.cpu_fd = -1;
 	hs.keys = NULL;
 	hs.vals = NULL;
 	hs.recs = NULL;

@@ -15,6 +15,8 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <linux/bpf.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,8 +236,36 @@ int trace_attach(struct ss_app *app)
 	return 0;
 }
 
+/*
+ * Switches the kernel did not run our sched_switch program for: it skips a
+ * tracepoint program while another BPF program or a bpf() map operation is
+ * active on that CPU (bpf_prog_active) and counts it in the program's
+ * recursion_misses (struct bpf_prog_info, Linux 5.12+).  These switches
+ * never reach the perf buffer, so they are not in the lost count.
+ * Returns the count, or -1 if the kernel does not report it.
+ */
+static int64_t switch_prog_misses(const struct ss_app *app)
+{
+	for (int i = 0; i < app->bpf.nprogs; i++) {
+		struct bpf_prog_info info;
+		uint32_t len = sizeof(info);
+
+		if (strcmp(app->bpf.prog_name[i],
+			   "tracepoint__sched__sched_switch"))
+			continue;
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info(app->bpf.prog_fd[i], &info, &len) ||
+		    len < offsetof(struct bpf_prog_info, recursion_misses) +
+				    sizeof(info.recursion_misses))
+			return -1;
+		return (int64_t)info.recursion_misses;
+	}
+	return -1;
+}
+
 static void trace_summary(const struct ss_app *app)
 {
+	int64_t missed = switch_prog_misses(app);
 	uint64_t events = 0, lost = 0;
 
 	for (int i = 0; i < tr.nreaders; i++) {
@@ -249,8 +279,18 @@ static void trace_summary(const struct ss_app *app)
 				tr.cpus[i].lost);
 	}
 	fprintf(stderr,
-		"switchstat: %" PRIu64 " events traced, %" PRIu64 " lost\n",
+		"switchstat: %" PRIu64 " events traced, %" PRIu64 " lost",
 		events, lost);
+	if (missed >= 0)
+		fprintf(stderr, ", %" PRId64 " missed", missed);
+	fputc('\n', stderr);
+	if (missed > 0)
+		fprintf(stderr,
+			"switchstat: %" PRId64
+			" switches missed: the kernel skipped the probe while "
+			"another BPF program or bpf() call was active on the "
+			"CPU\n",
+			missed);
 	if (tr.bad)
 		fprintf(stderr,
 			"switchstat: %" PRIu64 " records too short, skipped\n",
@@ -265,6 +305,7 @@ int trace_run(struct ss_app *app)
 			       ? now + app->o.duration_s * 1000000000ULL
 			       : UINT64_MAX;
 	bool machine = app->o.csv || app->o.json;
+	uint64_t last_flush = now;
 	int ret = 0;
 
 	ss_trace_fmt_init(&tr.fmt, &app->o, now, clock_ns(CLOCK_REALTIME),
@@ -294,10 +335,16 @@ int trace_run(struct ss_app *app)
 			ret = 1;
 			break;
 		}
-		if (n == 0) {
-			/* quiet: print what is below the wakeup mark */
+		/*
+		 * Every TRACE_POLL_MS (or when quiet): also read the CPUs
+		 * below the wakeup mark and flush, so a terminal sees lines
+		 * within 0.1 s even while a busy CPU keeps poll() returning.
+		 */
+		now = clock_ns(CLOCK_MONOTONIC);
+		if (n == 0 || now - last_flush >= TRACE_POLL_MS * 1000000ULL) {
 			perf_reader_consume(tr.nreaders, tr.readers);
 			fflush(app->f);
+			last_flush = now;
 		}
 		if (ferror(app->f))
 			break;

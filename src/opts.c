@@ -6,6 +6,7 @@
  */
 #include "opts.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -140,26 +141,60 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+#define SHORT_OPTS ":i:d:p:t:LTn:s:e:HmPGMvh"
+
+/*
+ * User text as shown in a message: control bytes (a newline would break the
+ * one-line rule) become '?', and more than 40 bytes end in "...".
+ */
+static const char *shown(const char *s, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; s[i] && i + 4 < len; i++)
+		buf[i] = iscntrl((unsigned char)s[i]) ? '?' : s[i];
+	if (s[i])
+		strcpy(buf + i, "...");
+	else
+		buf[i] = '\0';
+	return buf;
+}
+
 static int bad(FILE *err, const char *fmt, const char *what, const char *arg)
 {
+	char w[48], a[48];
+
 	fputs("switchstat: ", err);
-	fprintf(err, fmt, what, arg ? arg : "");
+	fprintf(err, fmt, shown(what, w, sizeof(w)),
+		shown(arg ? arg : "", a, sizeof(a)));
 	fputs("\nTry 'switchstat -h' for more information.\n", err);
 	return SS_PARSE_ERROR;
 }
 
-/* The option as the user wrote it, for error messages. */
-static const char *opt_name(int argc, char **argv, int opt, char *buf)
+/*
+ * The option as the user wrote it, for error messages, without "=value".
+ * getopt_long reports a long option's error after stepping past its argv
+ * element, with optopt = its val (a letter for --threads, 0 if unknown), so
+ * "--threads=1" must not be named "-L".  An unknown letter inside a cluster
+ * ("-Zv") leaves optind on the element before: opt is not in SHORT_OPTS then.
+ */
+static const char *opt_name(int argc, char **argv, int opt, char *buf,
+			    size_t len)
 {
-	if (opt > 0 && opt < 256) {
-		buf[0] = '-';
-		buf[1] = (char)opt;
-		buf[2] = '\0';
+	const char *cur =
+		optind > 0 && optind <= argc ? argv[optind - 1] : NULL;
+
+	if (cur && !strncmp(cur, "--", 2) &&
+	    (opt == 0 || opt >= 256 ||
+	     (opt != ':' && strchr(SHORT_OPTS, opt)))) {
+		snprintf(buf, len, "%.*s", (int)strcspn(cur, "="), cur);
 		return buf;
 	}
-	if (optind > 0 && optind <= argc)
-		return argv[optind - 1];
-	return "?";
+	if (opt > 0 && opt < 256) {
+		snprintf(buf, len, "-%c", opt);
+		return buf;
+	}
+	return cur ? cur : "?";
 }
 
 static int parse_hist(const char *arg, unsigned int *mask)
@@ -211,7 +246,7 @@ static int parse_sort(const char *arg, enum ss_sort_key *key)
 int ss_parse_opts(int argc, char **argv, struct ss_opts *o, FILE *out,
 		  FILE *err)
 {
-	char optname[3];
+	char optname[48];
 	uint64_t v;
 	int c;
 
@@ -222,8 +257,8 @@ int ss_parse_opts(int argc, char **argv, struct ss_opts *o, FILE *out,
 
 	optind = 0; /* full reset of getopt, also of its internal state */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:d:p:t:LTn:s:e:HmPGMvh",
-				long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, SHORT_OPTS, long_opts, NULL)) !=
+	       -1) {
 		switch (c) {
 		case 'i':
 			if (ss_parse_u64(optarg, 1, 86400000, &v))
@@ -348,10 +383,16 @@ int ss_parse_opts(int argc, char **argv, struct ss_opts *o, FILE *out,
 			return SS_PARSE_EXIT_OK;
 		case ':':
 			return bad(err, "option '%s' needs a value%s",
-				   opt_name(argc, argv, optopt, optname), NULL);
+				   opt_name(argc, argv, optopt, optname,
+					    sizeof(optname)),
+				   NULL);
 		default:
-			return bad(err, "unknown option '%s'%s",
-				   opt_name(argc, argv, optopt, optname), NULL);
+			opt_name(argc, argv, optopt, optname, sizeof(optname));
+			/* a known long option given "=value" it does not take */
+			if (optopt && !strncmp(optname, "--", 2))
+				return bad(err, "option '%s' takes no value%s",
+					   optname, NULL);
+			return bad(err, "unknown option '%s'%s", optname, NULL);
 		}
 	}
 	if (optind < argc)

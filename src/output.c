@@ -350,7 +350,7 @@ void ss_fmt_si(char *buf, size_t len, uint64_t v)
 		snprintf(buf, len, "%" PRIu64, v);
 		return;
 	}
-	while (d >= 999.95 && u < 5) {
+	while (d >= 999.5 && u < 5) { /* 999.5 would print as "1000" */
 		d /= 1000.0;
 		u++;
 	}
@@ -404,10 +404,13 @@ static void table_text(const struct ss_col *col, const struct ss_cell *c,
 		buf[i] = '\0';
 		/* long paths: keep the tail, it is the distinctive part */
 		if (col->width < 0 && strlen(c->s) > (size_t)-col->width &&
-		    strlen(c->s) < len) {
+		    (size_t)-col->width < len) {
 			size_t w = -col->width, l = strlen(c->s);
 
 			snprintf(buf, len, "...%s", c->s + l - (w - 3));
+			for (i = 3; buf[i]; i++)
+				if (!isprint((unsigned char)buf[i]))
+					buf[i] = '?';
 		}
 		return;
 	}

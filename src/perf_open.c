@@ -13,8 +13,8 @@ void ss_perf_attr(const struct ss_event *ev, struct perf_event_attr *attr)
 	attr->size = sizeof(*attr);
 	attr->type = ev->type;
 	attr->config = ev->config;
-	attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			    PERF_FORMAT_TOTAL_TIME_RUNNING;
+	attr->read_format =
+		PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	attr->disabled = 0; /* counts from the open on */
 	attr->inherit = 0; /* per-CPU events cannot inherit */
 }

@@ -116,11 +116,12 @@ void selfstats_report(struct ss_app *app)
 		}
 		fprintf(f, "%-34s %12" PRIu64 " %10.1f %12.3f\n",
 			app->bpf.prog_name[i], (uint64_t)info.run_cnt,
-			info.run_cnt ? (double)info.run_time_ns / info.run_cnt :
-				       0.0,
+			info.run_cnt ? (double)info.run_time_ns / info.run_cnt
+				     : 0.0,
 			info.run_time_ns / 1e6);
 		if (info.recursion_misses)
-			fprintf(f, "%-34s %12" PRIu64 " runs missed (recursion)\n",
+			fprintf(f,
+				"%-34s %12" PRIu64 " runs missed (recursion)\n",
 				"", (uint64_t)info.recursion_misses);
 	}
 	if (getrusage(RUSAGE_SELF, &ru) == 0)

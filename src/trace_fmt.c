@@ -363,9 +363,10 @@ static size_t table_text(const struct ss_trace_fmt *t, const struct cell *c,
 		if (t->wall_clock)
 			return wall_text(t, c->u, buf);
 		/* events from just before start (other CPUs' buffers): 0 */
-		return fixed_text(buf,
-				  c->u > t->start_ns ? c->u - t->start_ns : 0,
-				  1000000000ULL, 6);
+		return fixed_text(
+			buf,
+			(c->u > t->start_ns ? c->u - t->start_ns : 0) / 1000,
+			1000000, 6);
 	case CELL_SLICE:
 		return fixed_text(buf, c->u, 1000, 3); /* ns -> us */
 	case CELL_NA:

@@ -123,7 +123,7 @@ window fa --cgroup "$P/a" --csv -i 60000
 kill -INT "$TOOL_PID"
 wait_tool
 [ "$(column "$T/fa.out" pid)" = "$SPIN_A" ] ||
-	fail "--cgroup $P/a: pids $(column "$T/fa.out" pid | tr '\n' ' '), want $SPIN_A only"
+	fail "--cgroup $P/a: pids $(column "$T/fa.out" pid | tr '\n' ' '), want $SPIN_A only (spinner a ran $DA ns): $(cat "$T/fa.out" "$T/fa.err")"
 [ "$(column "$T/fa.out" cgroup_id)" = "$ID_A" ] ||
 	fail "--cgroup $P/a: rows from other cgroups"
 check_within "--cgroup a: spinner a on-CPU" \

@@ -4,11 +4,12 @@
 #  - without a PMU (this VM): -e cycles exits 1 saying hardware counters are
 #    unavailable; the default events start anyway, warn once, and every
 #    counter cell is n/a (never 0, never a huge error code);
-#  - the per-switch read path with software events, in one run of
+#  - the per-switch read path with software events, in a run of
 #    -e cpu-clock,page-faults: two spinners sharing CPU 0 (many involuntary
 #    switches) get cpu-clock within 2% of their on-CPU ns from the same run,
 #    and touchpages, touching N fresh pages after SIGUSR1, gets page-faults
-#    within 2% of its minflt delta (/proc/PID/stat field 10).
+#    within 2% of its minflt delta (/proc/PID/stat field 10).  Twice: once
+#    as software events are read, once as PMU events are (with times).
 . "$(dirname "$0")/lib.sh"
 need_root
 
@@ -45,7 +46,7 @@ else
 		-e cycles -d 1
 	expect_exit 1 'cannot count "r003c": hardware counters unavailable' \
 		-e cpu-clock,r003c -d 1
-	"$SWITCHSTAT" -d 2 -i 1000 -n 0 >"$T/na.out" 2>"$T/na.err" ||
+	"$SWITCHSTAT" -d 1 -i 1000 -n 0 >"$T/na.out" 2>"$T/na.err" ||
 		{ cat "$T/na.err" >&2; fail "default events without PMU: exit $?"; }
 	[ "$(grep -c 'hardware counters unavailable' "$T/na.err")" -eq 1 ] ||
 		{ cat "$T/na.err" >&2; fail "want exactly one warning"; }
@@ -71,47 +72,66 @@ PY
 fi
 
 # ---- software events through the per-switch read path -------------------
+# sw_run NAME EVENTS: one traced run with -e EVENTS (which must include
+# cpu-clock and page-faults) over the spinners and a fresh touchpages,
+# then the checks against the kernel's numbers.
 NPAGES=20000
 bg taskset -c 0 "$WORKLOADS/spinner" 0 ctrspinA
 SPIN_A=$BG_LAST
 bg taskset -c 0 "$WORKLOADS/spinner" 0 ctrspinB
 SPIN_B=$BG_LAST
-bg "$WORKLOADS/touchpages" "$NPAGES" "$T/tp.pid" "$T/tp.done"
-wait_file "$T/tp.pid"
-TP=$(cat "$T/tp.pid")
 
-start_tool sw --csv -n 0 -i 1000 -e cpu-clock,page-faults
-sleep 1
-m0=$(minflt "$TP")
-kill -USR1 "$TP"
-wait_file "$T/tp.done"
-m1=$(minflt "$TP")
-sleep 2
-freeze "$SPIN_A" "$SPIN_B"
-stop_tool
-head -1 "$T/sw.out" | grep -q ',cpu_clock,page_faults,' ||
-	fail "CSV header lacks cpu_clock,page_faults: $(head -1 "$T/sw.out")"
-grep -q 'hardware counters unavailable' "$T/sw.err" &&
-	fail "software events must not warn about hardware counters"
+sw_run() {
+	local name=$1 events=$2 tp m0 m1 want got p oncpu clk inv scaled
+	bg "$WORKLOADS/touchpages" "$NPAGES" "$T/$name.tp" "$T/$name.done"
+	wait_file "$T/$name.tp"
+	tp=$(cat "$T/$name.tp")
+	thaw "$SPIN_A" "$SPIN_B"
+	start_tool "$name" --csv -n 0 -i 1000 -e "$events"
+	sleep 1
+	m0=$(minflt "$tp")
+	kill -USR1 "$tp"
+	wait_file "$T/$name.done"
+	m1=$(minflt "$tp")
+	sleep 1
+	freeze "$SPIN_A" "$SPIN_B"
+	stop_tool
+	head -1 "$T/$name.out" | grep -q ',cpu_clock,\|,page_faults,' ||
+		fail "$name: CSV header lacks counters: $(head -1 "$T/$name.out")"
+	grep -q 'hardware counters unavailable' "$T/$name.err" &&
+		fail "$name: software events must not warn about hardware counters"
 
-want=$((m1 - m0))
-[ "$want" -ge "$NPAGES" ] || fail "touchpages: minflt delta $want < $NPAGES"
-got=$(csv_sum "$T/sw.out" page_faults pid "$TP")
-check_within "touchpages page-faults vs minflt delta" "$got" "$want" 2
+	want=$((m1 - m0))
+	[ "$want" -ge "$NPAGES" ] || fail "touchpages: minflt delta $want < $NPAGES"
+	got=$(csv_sum "$T/$name.out" page_faults pid "$tp")
+	check_within "$name: touchpages page-faults vs minflt delta" \
+		"$got" "$want" 2
+	for p in "$SPIN_A" "$SPIN_B"; do
+		oncpu=$(csv_sum "$T/$name.out" oncpu_ns pid "$p")
+		clk=$(csv_sum "$T/$name.out" cpu_clock pid "$p")
+		inv=$(csv_sum "$T/$name.out" involuntary pid "$p")
+		[ "$oncpu" -gt 200000000 ] ||
+			fail "spinner $p: only $oncpu ns on CPU"
+		[ "$inv" -gt 20 ] ||
+			fail "spinner $p: only $inv involuntary switches"
+		check_within "$name: spinner $p cpu-clock vs oncpu_ns ($inv slices)" \
+			"$clk" "$oncpu" 2
+	done
+	# software events are never multiplexed: nothing may be marked scaled
+	scaled=$(csv_sum "$T/$name.out" scaled)
+	[ "$scaled" -eq 0 ] ||
+		fail "$name: $scaled rows marked scaled with software events"
+	# all rows: no counter value is lost or invented in bulk
+	check_within "$name: all rows cpu-clock vs oncpu_ns" \
+		"$(csv_sum "$T/$name.out" cpu_clock)" \
+		"$(csv_sum "$T/$name.out" oncpu_ns)" 2
+}
 
-for p in "$SPIN_A" "$SPIN_B"; do
-	oncpu=$(csv_sum "$T/sw.out" oncpu_ns pid "$p")
-	clk=$(csv_sum "$T/sw.out" cpu_clock pid "$p")
-	inv=$(csv_sum "$T/sw.out" involuntary pid "$p")
-	[ "$oncpu" -gt 200000000 ] || fail "spinner $p: only $oncpu ns on CPU"
-	[ "$inv" -gt 20 ] || fail "spinner $p: only $inv involuntary switches"
-	check_within "spinner $p cpu-clock vs oncpu_ns ($inv slices)" \
-		"$clk" "$oncpu" 2
-done
-# software events are never multiplexed: nothing may be marked scaled
-scaled=$(csv_sum "$T/sw.out" scaled)
-[ "$scaled" -eq 0 ] || fail "$scaled rows marked scaled with software events"
-# totals over every row too: no counter value is lost or invented in bulk
-check_within "all rows: cpu-clock vs oncpu_ns" \
-	"$(csv_sum "$T/sw.out" cpu_clock)" "$(csv_sum "$T/sw.out" oncpu_ns)" 2
+# software events are read with bpf_perf_event_read ...
+sw_run plain cpu-clock,page-faults
+# ... PMU events with bpf_perf_event_read_value and their times: force that
+# path for software events (in the other order: counter indexes differ)
+export SWITCHSTAT_COUNTER_TIMES=1
+sw_run times page-faults,cpu-clock
+unset SWITCHSTAT_COUNTER_TIMES
 pass "counters: bad input, no-PMU behaviour, cpu-clock and page-faults"

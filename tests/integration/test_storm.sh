@@ -10,9 +10,10 @@
 #     at least once, at exit), nothing is dropped, a named spinner started
 #     after the storm appears in the next interval, and the rows per interval
 #     (= accumulator entries drained) return to near the pre-storm baseline;
-#  2. --map-entries 1024: the map overflows and says so honestly: dropped > 0,
-#     no interval has more rows than the map holds, and rows + dropped
-#     account for every child;
+#  2. --map-entries 1024: the map overflows and says so honestly: dropped > 0
+#     (CSV field, JSON field and the table's "dropped N updates" line), no
+#     interval has more rows than the map holds, and rows + dropped account
+#     for every child;
 #  3. with --hist offcpu,runq -M (per-thread state in hash maps): after a
 #     storm, every hash map of the tool holds about as many entries as
 #     before it (entries of exited threads are deleted at sched_process_exit).
@@ -70,10 +71,10 @@ storm() {
 start_tool full --csv -n 0 -i 1000
 sleep 2.2
 storm full "$RUNS"
-spin=$(bg "$WORKLOADS/spinner" 0 ssstormspin)
+bg "$WORKLOADS/spinner" 0 ssstormspin
+spin=$BG_LAST
 sleep 3.2
-kill -INT "$TOOL_PID"
-wait_tool
+stop_tool
 kill "$spin"
 analyze "$T/full.out" "$T/full.workers" ssstormspin >"$T/full.iv"
 read -r base_rows < <(awk 'NR == 1 || NR == 2 { s += $2; n++ } END { printf "%d\n", s / n }' "$T/full.iv")
@@ -96,13 +97,17 @@ info "rows (= entries drained) in the last full interval: $after (baseline $base
 [ "$after" -le $((base_rows * 2 + 50)) ] ||
 	fail "rows per interval did not return to baseline: $after vs $base_rows"
 
-# ---- 2: tiny map, honest drops ------------------------------------------
+# ---- 2: tiny map, honest drops (CSV, table and JSON at once) ----------
+start_tool table -n 1 -i 1000 --map-entries 1024
+table_pid=$TOOL_PID
+start_tool json --json -n 1 -i 1000 --map-entries 1024
+json_pid=$TOOL_PID
 start_tool tiny --csv -n 0 -i 1000 --map-entries 1024
 sleep 1.2
 storm tiny 6000
 sleep 1.2
-kill -INT "$TOOL_PID"
-wait_tool
+stop_tool
+for TOOL_PID in $table_pid $json_pid; do stop_tool; done
 analyze "$T/tiny.out" "$T/tiny.workers" none >"$T/tiny.iv"
 children=$(awk '{ s += $4 } END { print s }' "$T/tiny.iv")
 dropped=$(awk '{ s += $3 } END { print s }' "$T/tiny.iv")
@@ -112,13 +117,10 @@ info "--map-entries 1024: peak $peak rows/interval, children seen $children, dro
 [ "$peak" -le 1024 ] || fail "$peak rows in an interval from a 1024-entry map"
 [ $((children + dropped)) -ge 6000 ] ||
 	fail "rows + dropped = $((children + dropped)) < 6000 children: some vanished uncounted"
-# and the table says it too
-start_tool table -n 1 -i 1000 --map-entries 1024
-storm table 3000
-kill -INT "$TOOL_PID"
-wait_tool
-grep -q '^dropped [1-9][0-9]* updates' "$T/table.out" || fail "table shows no 'dropped N' line"
-info "table prints the 'dropped N updates' line"
+# the table and JSON say it too
+grep -q '^dropped [1-9][0-9]* updates' "$T/table.out" || fail "table shows no 'dropped N updates' line"
+grep -q '"dropped": *[1-9]' "$T/json.out" || fail "JSON rows show no dropped > 0"
+info "table: $(grep -m1 '^dropped' "$T/table.out"); JSON: $(grep -o -m1 '"dropped": *[1-9][0-9]*' "$T/json.out")"
 
 # ---- 3: per-thread state of features does not outlive the threads ------
 if "$SWITCHSTAT" --hist offcpu,runq -M -h >/dev/null 2>&1; then
@@ -128,8 +130,7 @@ if "$SWITCHSTAT" --hist offcpu,runq -M -h >/dev/null 2>&1; then
 	storm feat 5000
 	sleep 1.5
 	hash_entries "$TOOL_PID" >"$T/after"
-	kill -INT "$TOOL_PID"
-	wait_tool
+	stop_tool
 	while read -r name b; do
 		a=$(awk -v m="$name" '$1 == m { print $2 }' "$T/after")
 		info "map $name: $b entries before the storm, ${a:-?} after"

@@ -199,6 +199,14 @@ static const struct cid_case cid_cases[] = {
 	  "kubepods-besteffort-" POD_UID_SD ".slice/crio-conmon-" ID_B ".scope",
 	  NULL },
 	{ "/machine.slice/libpod-conmon-" ID_C ".scope", NULL },
+	/* cgroupfs drivers of CRI-O and podman, nerdctl's systemd scope */
+	{ "/kubepods/burstable/" POD_UID "/crio-" ID_B, "b7e2c1d0a9f8" },
+	{ "/libpod_parent/libpod-" ID_C, "0a1b2c3d4e5f" },
+	{ "/system.slice/nerdctl-" ID_A ".scope", "4f1a2b3c4d5e" },
+	{ "/kubepods/burstable/" POD_UID "/crio-conmon-" ID_B, NULL },
+	{ "/libpod_parent/libpod-" ID_C "x", NULL },
+	{ "/system.slice/docker-" ID_A, NULL },
+	{ "/system.slice/nerdctl-" ID_A, NULL },
 	/* wrong length, upper case, non-hex digits, wrong prefix or suffix */
 	{ "/docker/" ID_63, NULL },
 	{ "/docker/" ID_A "0", NULL },

@@ -65,7 +65,7 @@ Test(cpu_mask, lists_and_ranges)
 
 Test(cpu_mask, malformed)
 {
-	static const char *const bad[] = { "", "\n", "a", "0-", "-1",
+	static const char *const bad[] = { "",	  "\n",	  "a",	 "0-",	"-1",
 					   "3-1", "0,,1", "0 1", "0-2x" };
 	bool m[8];
 
@@ -91,8 +91,7 @@ Test(classify, no_pmu)
 			cache = ev_of("LLC-loads"), sw = ev_of("cpu-clock");
 
 	cr_assert_eq(ss_perf_classify(ENOENT, &hw, true), SS_OPEN_NO_PMU);
-	cr_assert_eq(ss_perf_classify(EOPNOTSUPP, &hw, true),
-		     SS_OPEN_NO_PMU);
+	cr_assert_eq(ss_perf_classify(EOPNOTSUPP, &hw, true), SS_OPEN_NO_PMU);
 	cr_assert_eq(ss_perf_classify(EINVAL, &raw, true), SS_OPEN_NO_PMU);
 	cr_assert_eq(ss_perf_classify(ENOENT, &cache, true), SS_OPEN_NO_PMU);
 	/* a software event with EINVAL is a real failure, not "no PMU" */
@@ -148,10 +147,17 @@ Test(canonical, every_known_name_has_one)
 {
 	/* each name must resolve: the table in perf_open.c covers events.c */
 	static const char *const all[] = {
-		"ref-cycles", "bus-cycles", "stalled-cycles-frontend",
-		"stalled-cycles-backend", "L1-dcache-loads",
-		"L1-dcache-load-misses", "LLC-loads", "minor-faults",
-		"major-faults", "cache-references", "branch-misses",
+		"ref-cycles",
+		"bus-cycles",
+		"stalled-cycles-frontend",
+		"stalled-cycles-backend",
+		"L1-dcache-loads",
+		"L1-dcache-load-misses",
+		"LLC-loads",
+		"minor-faults",
+		"major-faults",
+		"cache-references",
+		"branch-misses",
 	};
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)

@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test_hist.sh - log2 histograms (--hist oncpu,offcpu,runq) against the
+# kernel's own numbers.  A log2 histogram bounds the sum of its samples:
+# sum(low * count) <= total <= sum((high + 1) * count), so the kernel's
+# /proc/PID/schedstat deltas (on-CPU ns, run-queue wait ns, slices) must
+# fall inside those bounds and the sample counts must match its counts.
+#
+#  1. nanosleep(1 ms) loop, -P -p PID, CSV (-H): off-CPU samples =
+#     voluntary_ctxt_switches delta, their mass in the 1024-2047 us bucket;
+#     the long wait that began before the tool started is not counted (H7);
+#     on-CPU and run-queue samples = slices, sums within the bounds;
+#  2. two spinners pinned to CPU 1 from birth, -P, NDJSON: run-queue samples =
+#     nonvoluntary_ctxt_switches delta, run-queue and on-CPU sums within
+#     the bounds;
+#  3. text, -L -m, all tasks: msecs layout, per-thread titles, and no
+#     histogram for the idle task (tid 0, H4).
+. "$(dirname "$0")/lib.sh"
+need_root
+[ "$(nproc)" -ge 2 ] || skip "needs 2 online CPUs"
+
+# snap PID: "vol invol oncpu_ns runq_ns slices" of a process (all threads)
+snap() {
+	echo "$(status_sum "$1" voluntary_ctxt_switches)" \
+		"$(status_sum "$1" nonvoluntary_ctxt_switches)" \
+		"$(cat /proc/"$1"/task/*/schedstat | awk '
+			{ a += $1; b += $2; c += $3 }
+			END { printf "%.0f %.0f %.0f", a, b, c }')"
+}
+
+# check FORMAT FILE PID "SNAP0" "SNAP1" CHECKS...: compare the histograms
+# of PID with the kernel's deltas.  CHECKS: offcpu=vol (count = voluntary
+# switches), offcpu_mode:F (>= 80% in 1024-2047 us, and no sample of the
+# F-second wait that began before the tool started: none >= F/2),
+# runq=slices, runq=invol (count), runq_sum, oncpu=slices, oncpu_sum.
+# Sums allow 5 us per sample: tracepoints and the kernel's accounting points
+# (enqueue, pick, dequeue) are a few microseconds apart, so only tasks with
+# long slices or waits (the spinners) get a sum check.
+check() {
+	python3 - "$@" <<'PY'
+import csv, json, sys
+fmt, path, pid, s0, s1 = sys.argv[1:6]
+checks = sys.argv[6:]
+k0, k1 = [list(map(int, s.split())) for s in (s0, s1)]
+vol, invol, oncpu_ns, runq_ns, slices = [b - a for a, b in zip(k0, k1)]
+rows = []
+if fmt == "csv":
+    rows = [r for r in csv.DictReader(open(path))]
+else:
+    for line in open(path):
+        o = json.loads(line)
+        if o.get("type") == "hist":
+            rows.append(o)
+h = {}  # kind -> {low: [high, count]}
+for r in rows:
+    if str(r["pid"]) != pid:
+        continue
+    b = h.setdefault(r["kind"], {})
+    lo, hi, c = int(r["low"]), int(r["high"]), int(r["count"])
+    b.setdefault(lo, [hi, 0])[1] += c
+def count(kind):
+    return sum(c for hi, c in h.get(kind, {}).values())
+def bounds(kind):  # usecs
+    b = h.get(kind, {})
+    return (sum(lo * c for lo, (hi, c) in b.items()),
+            sum((hi + 1) * c for lo, (hi, c) in b.items()))
+bad = 0
+def near(what, got, want):
+    global bad
+    ok = abs(got - want) <= max(0.02 * want, 3) and want > 50
+    bad += not ok
+    print("  pid %s %s: %d samples, kernel %d%s" % (pid, what, got, want,
+          "" if ok else "  <-- FAIL"))
+def within(kind, ns):
+    global bad
+    lo, hi = bounds(kind)
+    slack = 5 * count(kind)
+    lo, hi = lo - slack, hi + slack
+    ok = lo * 1000 <= ns <= hi * 1000
+    bad += not ok
+    print("  pid %s %s: kernel %.1f ms within histogram bounds "
+          "[%.1f, %.1f] ms%s" % (pid, kind, ns / 1e6, lo / 1e3, hi / 1e3,
+                                 "" if ok else "  <-- FAIL"))
+for c in checks:
+    if c == "offcpu=vol":
+        near("off-CPU", count("offcpu"), vol)
+    elif c == "runq=slices":
+        near("run-queue", count("runq"), slices)
+    elif c == "runq=invol":
+        near("run-queue", count("runq"), invol)
+    elif c == "oncpu=slices":
+        near("on-CPU", count("oncpu"), slices)
+    elif c == "runq_sum":
+        within("runq", runq_ns)
+    elif c == "oncpu_sum":
+        within("oncpu", oncpu_ns)
+    elif c.startswith("offcpu_mode:"):
+        frozen_us = float(c.split(":")[1]) * 1e6
+        b = h.get("offcpu", {})
+        n = count("offcpu")
+        in_ms = b.get(1024, [0, 0])[1]
+        big = sum(c for lo, (hi, c) in b.items() if lo >= frozen_us / 2)
+        ok = n and in_ms >= 0.8 * n and big == 0
+        bad += not ok
+        print("  pid %s off-CPU: %d of %d samples in 1024-2047 us, %d of "
+              ">= %.1f s (half the wait before start)%s" % (pid, in_ms, n,
+              big, frozen_us / 2e6, "" if ok else "  <-- FAIL"))
+sys.exit(1 if bad else 0)
+PY
+}
+
+# ---- 1. sleeper: off-CPU mass at 1 ms, H7 ---------------------------------
+bg "$WORKLOADS/sleeper" 1000
+SL=$BG_LAST
+sleep 0.2
+freeze "$SL" # its wait from now on began before the tool started (H7)
+f0=$(date +%s.%N)
+start_tool sl --csv -H -P -n 0 -p "$SL" -i 1000 --hist oncpu,offcpu,runq
+k0=$(snap "$SL")
+thaw "$SL"
+frozen=$(python3 -c "import time; print(time.time() - $f0)")
+sleep 3
+freeze "$SL"
+k1=$(snap "$SL")
+stop_tool
+head -1 "$T/sl.out" | grep -qx 'time,kind,pid,tid,comm,low,high,count' ||
+	fail "CSV histogram header: $(head -1 "$T/sl.out")"
+check csv "$T/sl.out" "$SL" "$k0" "$k1" offcpu=vol "offcpu_mode:$frozen" \
+	runq=slices oncpu=slices || fail "sleeper"
+thaw "$SL" # it shows up again in part 3
+
+# ---- 2. two spinners on one CPU: run-queue latency -------------------------
+# Started after the tool, so the kernel's counts start at 0 inside the
+# traced window.  (Not frozen before: after SIGCONT the kernel adds the
+# stopped time to the next run_delay, a wait that is not run-queue latency.)
+start_tool sp --json -H -P -n 0 -i 1000 --hist oncpu,runq
+bg taskset -c 1 "$WORKLOADS/spinner" 0 hspinA
+A=$BG_LAST
+bg taskset -c 1 "$WORKLOADS/spinner" 0 hspinB
+B=$BG_LAST
+a0="0 0 0 0 0"
+b0="0 0 0 0 0"
+sleep 3
+freeze "$A" "$B"
+a1=$(snap "$A")
+b1=$(snap "$B")
+stop_tool
+check json "$T/sp.out" "$A" "$a0" "$a1" runq=invol runq_sum oncpu=slices \
+	oncpu_sum || fail "spinner A"
+check json "$T/sp.out" "$B" "$b0" "$b1" runq=invol runq_sum oncpu=slices \
+	oncpu_sum || fail "spinner B"
+
+# ---- 3. text layout, per thread, msecs, no idle ----------------------------
+start_tool tx -H -L -m -n 0 -d 2 -i 1000 --hist oncpu,offcpu,runq
+wait_tool
+for want in 'on-CPU time:' 'off-CPU time:' 'run-queue latency:' \
+	"tid = $SL sleeper"; do
+	grep -qxF "$want" "$T/tx.out" || fail "text output lacks '$want'"
+done
+grep -qE '^     msecs               : count    distribution$' "$T/tx.out" ||
+	fail "no msecs header"
+if grep -qE '^tid = 0 ' "$T/tx.out"; then
+	fail "idle task (tid 0) has a histogram"
+fi
+info "text: $(grep -c '^tid = ' "$T/tx.out") per-thread histograms, none for idle"
+pass "histograms agree with /proc"

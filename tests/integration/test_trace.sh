@@ -1,0 +1,197 @@
+#!/usr/bin/env bash
+# test_trace.sh - --trace at a pipe ping-pong's switch rate (100k+/s) is
+# honest: every switch of ping and pong between two SIGSTOPs is either a
+# line or counted as lost (perf buffer full, "Lost N events on CPU M") or
+# missed (kernel skipped the probe) - never silently dropped.  Checked
+# against the kernel's voluntary/nonvoluntary_ctxt_switches deltas, per
+# kind (so the state decoding is checked too), exactly when nothing was
+# lost; the slices' sum against /proc schedstat on-CPU ns (2%).  Also: the
+# table has its header and decodes states, -p keeps only the process's
+# own switch-outs, and --trace rejects interval-only options (exit 2).
+. "$(dirname "$0")/lib.sh"
+need_root
+command -v python3 >/dev/null || skip "needs python3"
+[ -x "$WORKLOADS/pingpong" ] || skip "workload pingpong not built"
+
+# --- bad input: one message, exit 2, before any BPF work ----------------
+for opt in "--hist oncpu" "-G" "-M" "--idle" "--check"; do
+	rc=0
+	# shellcheck disable=SC2086
+	"$SWITCHSTAT" --trace $opt -d 1 >"$T/bad.out" 2>"$T/bad.err" || rc=$?
+	[ "$rc" -eq 2 ] || fail "--trace $opt: exit $rc, want 2"
+	grep -q "does not apply" "$T/bad.err" || fail "--trace $opt: message: $(cat "$T/bad.err")"
+done
+info "--trace with interval-only options: exit 2"
+
+state_of() { sed 's/.*) //' /proc/"$1"/stat | cut -d' ' -f1; }
+stop_wait() {
+	kill -STOP "$@"
+	for p in "$@"; do
+		for _ in $(seq 1 200); do
+			[ "$(state_of "$p")" = T ] && continue 2
+			sleep 0.01
+		done
+		fail "pid $p did not stop"
+	done
+}
+field() { awk -v f="$2:" '$1 == f { print $2 }' /proc/"$1"/status; }
+oncpu() { awk '{ print $1 }' /proc/"$1"/schedstat; }
+# all context switches of the machine so far (sum of nr_switches)
+ctxt() { awk '$1 == "ctxt" { print $2 }' /proc/stat; }
+
+# launch NAME ARGS...: switchstat in the background, output in $T/NAME.*
+launch() {
+	local name=$1
+	shift
+	"$SWITCHSTAT" "$@" >"$T/$name.out" 2>"$T/$name.err" &
+	LAUNCHED=$!
+	BG_PIDS+=("$LAUNCHED")
+}
+await() {
+	for _ in $(seq 1 1200); do
+		grep -q Tracing "$T/$1.out" "$T/$1.err" 2>/dev/null && return 0
+		kill -0 "$2" 2>/dev/null || { cat "$T/$1.err" >&2; fail "$1: exited before attaching"; }
+		sleep 0.05
+	done
+	fail "$1: not attached within 60 s"
+}
+reap() {
+	local rc=0
+	wait "$1" || rc=$?
+	[ "$rc" -eq 0 ] || { cat "$T/$2.err" >&2; fail "$2: exit code $rc"; }
+}
+
+"$WORKLOADS/pingpong" "$T/pp.pids" &
+BG_PIDS+=("$!")
+wait_file "$T/pp.pids"
+read -r PING PONG <"$T/pp.pids"
+
+# Two tracers of the same window: "tr" reads freely; "stall" is stopped
+# mid-run until its buffers (4 MiB per CPU: ~40k records without counters)
+# must have overflowed, so the lost path is exercised.
+stop_wait "$PING" "$PONG"
+C0=$(ctxt)
+launch stall --trace --csv --no-counters
+STALL=$LAUNCHED
+start_tool tr --trace --csv
+await stall "$STALL"
+for p in PING PONG; do
+	eval "v0_$p=\$(field \$$p voluntary_ctxt_switches)"
+	eval "i0_$p=\$(field \$$p nonvoluntary_ctxt_switches)"
+	eval "c0_$p=\$(oncpu \$$p)"
+done
+C1=$(ctxt)
+kill -CONT "$PING" "$PONG"
+sleep 1 # workload time; SIGSTOP freezes the kernel's counts below
+# stop the stall reader until every CPU could have filled its buffer twice:
+# with 2 x 45000 x CPUs switches, one CPU had 90000 > its ~40000 records
+kill -STOP "$STALL"
+s0=$(ctxt) need=$((2 * 45000 * $(nproc)))
+for _ in $(seq 1 300); do
+	[ $(($(ctxt) - s0)) -ge "$need" ] && break
+	sleep 0.05
+done
+OVERFLOW=$(($(ctxt) - s0 >= need))
+kill -CONT "$STALL"
+sleep 1
+stop_wait "$PING" "$PONG"
+for p in PING PONG; do
+	eval "v1_$p=\$(field \$$p voluntary_ctxt_switches)"
+	eval "i1_$p=\$(field \$$p nonvoluntary_ctxt_switches)"
+	eval "c1_$p=\$(oncpu \$$p)"
+done
+C2=$(ctxt)
+kill -INT "$TOOL_PID" "$STALL"
+wait_tool
+reap "$STALL" stall
+C3=$(ctxt)
+
+# check NAME MODE: the accounting of one tracer's output (MODE: free or
+# stalled); prints what it found
+check() {
+	local summary
+	summary=$(grep -E "^switchstat: [0-9]+ events traced" "$T/$1.err") ||
+		fail "$1: no trace summary on stderr"
+	info "$1: $summary"
+	python3 - "$T/$1.out" "$T/$1.err" "$summary" "$2" "$PING" "$PONG" \
+		"$((v1_PING - v0_PING))" "$((i1_PING - i0_PING))" "$((c1_PING - c0_PING))" \
+		"$((v1_PONG - v0_PONG))" "$((i1_PONG - i0_PONG))" "$((c1_PONG - c0_PONG))" \
+		"$((C2 - C1))" "$((C3 - C0))" "$OVERFLOW" <<'PY' || fail "$1: trace accounting"
+import csv, re, sys
+out, err, summary, mode = sys.argv[1:5]
+ping, pong = sys.argv[5:7]
+kern = {ping: list(map(int, sys.argv[7:10])), pong: list(map(int, sys.argv[10:13]))}
+inner, outer, overflow = int(sys.argv[13]), int(sys.argv[14]), int(sys.argv[15])
+m = re.match(r"switchstat: (\d+) events traced, (\d+) lost, (\d+) missed", summary)
+if not m:
+    sys.exit("summary %r" % summary)
+events, lost, missed = map(int, m.groups())
+# the per-CPU "Lost N events on CPU M" lines add up to the total
+per_cpu = sum(int(x) for x in re.findall(r"^Lost (\d+) events on CPU \d+$", open(err).read(), re.M))
+if per_cpu != lost:
+    sys.exit("Lost lines sum %d != total %d" % (per_cpu, lost))
+n = 0
+got = {ping: [0, 0, 0], pong: [0, 0, 0]}
+for r in csv.DictReader(open(out, newline="")):
+    n += 1
+    g = got.get(r["prev_tid"])
+    if g is None:
+        continue
+    if r["prev_pid"] != r["prev_tid"]:
+        sys.exit("prev_pid %s != prev_tid %s (single-threaded)" % (r["prev_pid"], r["prev_tid"]))
+    vol = r["voluntary"] == "1"
+    if vol != (r["prev_state"] not in ("R", "R+")):
+        sys.exit("state %s but voluntary=%s" % (r["prev_state"], r["voluntary"]))
+    g[0 if vol else 1] += 1
+    if r["slice_ns"]:
+        g[2] += int(r["slice_ns"])
+if n != events:
+    sys.exit("%d lines but %d events traced" % (n, events))
+unseen = lost + missed
+total = sum(k[0] + k[1] for k in kern.values())
+lines = sum(g[0] + g[1] for g in got.values())
+# all tasks: the machine's switches while surely attached <= events +
+# lost + missed <= its switches from before start to after exit
+print("  all tasks: %d <= %d events + %d lost + %d missed <= %d (/proc/stat ctxt)"
+      % (inner, events, lost, missed, outer))
+if not inner <= events + unseen <= outer:
+    sys.exit("trace total does not match the kernel's context switch count")
+print("  ping+pong switches: kernel %d (%.0f/s), lines %d" % (total, total / 3.0, lines))
+for t in (ping, pong):
+    (kv, ki, kc), (gv, gi, gc) = kern[t], got[t]
+    print("  tid %s: voluntary %d/%d involuntary %d/%d (lines/kernel)" % (t, gv, kv, gi, ki))
+    if gv > kv or gi > ki:
+        sys.exit("more lines than switches: tid %s" % t)
+if lines + unseen < total:
+    sys.exit("%d switches neither printed nor counted as lost/missed" % (total - lines - unseen))
+if mode == "stalled":
+    if not overflow:
+        print("  (the machine switched too little while the reader was stopped to overflow)")
+    elif lost == 0:
+        sys.exit("reader stopped until its buffers overflowed, yet nothing lost")
+elif unseen == 0:
+    for t in (ping, pong):
+        (kv, ki, kc), (gv, gi, gc) = kern[t], got[t]
+        if (gv, gi) != (kv, ki):
+            sys.exit("nothing lost, yet tid %s lines differ from the kernel" % t)
+        err_pct = abs(gc - kc) * 100.0 / kc
+        print("  tid %s: slices %.1f ms, schedstat %.1f ms, error %.3f%%" % (t, gc / 1e6, kc / 1e6, err_pct))
+        if err_pct > 2:
+            sys.exit("slice sum off by more than 2%")
+PY
+}
+check tr free
+check stall stalled
+
+# --- the table: header, states decoded, filter on the leaving task ------
+start_tool tab --trace -p "$PING" -d 1
+kill -CONT "$PING" "$PONG"
+wait_tool
+head -3 "$T/tab.out" | sed 's/^/  | /'
+grep -q "^TIME(s) *CPU PREV_PID PREV_TID PREV_COMM *STATE NEXT_TID NEXT_COMM *SLICE(us)" "$T/tab.out" ||
+	fail "table header missing"
+awk -v p="$PING" 'NR > 2 && $3 != p { bad = 1 } NR > 2 { n++ }
+	END { exit !(n > 0 && !bad) }' "$T/tab.out" || fail "-p $PING: lines of other processes, or none"
+grep -Eq "^[0-9]+\.[0-9]{6} +[0-9]+ +$PING +$PING +ping +S " "$T/tab.out" ||
+	fail "no 'ping S' line (blocked in read)"
+pass "trace lines + lost + missed account for every switch"

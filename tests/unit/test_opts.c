@@ -1,0 +1,624 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_opts.c - src/opts.c: defaults, every option's happy path (short,
+ * long, --long=value), help/version, the exact text of each class of error
+ * message, exclusive combinations, re-entrancy and ss_parse_u64 edge cases.
+ * Bad values per option, table-driven, are in test_opts_table.c.
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opts.h"
+
+#define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+#define NOARGS ((const char *const[]){ NULL })
+
+static const char hint[] = "Try 'switchstat -h' for more information.\n";
+
+struct run {
+	int ret;
+	struct ss_opts o;
+	char *out, *err;
+	size_t outlen, errlen;
+};
+
+/* ss_parse_opts on "switchstat" + args, with stdout/stderr captured. */
+static void parse(struct run *r, const char *const *args)
+{
+	char *argv[32];
+	int argc = 0;
+	FILE *out, *err;
+
+	argv[argc++] = "switchstat";
+	while (*args && argc < 31)
+		argv[argc++] = (char *)*args++;
+	argv[argc] = NULL;
+	out = open_memstream(&r->out, &r->outlen);
+	err = open_memstream(&r->err, &r->errlen);
+	cr_assert(out && err);
+	r->ret = ss_parse_opts(argc, argv, &r->o, out, err);
+	fclose(out);
+	fclose(err);
+}
+
+static void run_free(struct run *r)
+{
+	free(r->out);
+	free(r->err);
+}
+
+static const char *joined(const char *const *args)
+{
+	static char buf[256];
+
+	buf[0] = '\0';
+	for (; *args; args++) {
+		strncat(buf, *args, 40);
+		strncat(buf, " ", sizeof(buf) - strlen(buf) - 1);
+	}
+	return buf;
+}
+
+/* The documented defaults, built independently of the parser. */
+static struct ss_opts defaults(void)
+{
+	struct ss_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.interval_ms = 1000;
+	o.top = 20;
+	o.sort = SS_SORT_ONCPU;
+	return o;
+}
+
+/*
+ * args must parse silently into exactly *want: the option sets its own
+ * field and nothing else.  String fields are compared by content.
+ */
+static void expect_opts(const char *const *args, const struct ss_opts *want)
+{
+	struct ss_opts got, exp = *want;
+	struct run r;
+
+	parse(&r, args);
+	cr_expect_eq(r.ret, SS_PARSE_OK, "[%s] returned %d: %s", joined(args),
+		     r.ret, r.err);
+	cr_expect_eq(r.errlen, 0, "[%s] stderr: %s", joined(args), r.err);
+	cr_expect_eq(r.outlen, 0, "[%s] stdout: %s", joined(args), r.out);
+	got = r.o;
+	cr_expect((!got.events && !exp.events) ||
+			  (got.events && exp.events &&
+			   !strcmp(got.events, exp.events)),
+		  "[%s] events '%s'", joined(args),
+		  got.events ? got.events : "(null)");
+	cr_expect((!got.cgroup && !exp.cgroup) ||
+			  (got.cgroup && exp.cgroup &&
+			   !strcmp(got.cgroup, exp.cgroup)),
+		  "[%s] cgroup '%s'", joined(args),
+		  got.cgroup ? got.cgroup : "(null)");
+	got.events = exp.events = NULL;
+	got.cgroup = exp.cgroup = NULL;
+	cr_expect(!memcmp(&got, &exp, sizeof(got)),
+		  "[%s] fields differ from the expected ones", joined(args));
+	run_free(&r);
+}
+
+/* args must fail with exactly "switchstat: <msg>\n" + hint on stderr. */
+static void expect_msg(const char *const *args, const char *msg)
+{
+	char want[512];
+	struct run r;
+
+	snprintf(want, sizeof(want), "switchstat: %s\n%s", msg, hint);
+	parse(&r, args);
+	cr_expect_eq(r.ret, SS_PARSE_ERROR, "[%s] returned %d", joined(args),
+		     r.ret);
+	cr_expect_eq(r.outlen, 0, "[%s] stdout: %s", joined(args), r.out);
+	cr_expect_str_eq(r.err, want, "[%s]", joined(args));
+	run_free(&r);
+}
+
+/* ---- defaults and happy paths ------------------------------------------ */
+
+Test(opts, defaults)
+{
+	struct ss_opts want = defaults();
+
+	expect_opts(NOARGS, &want);
+	expect_opts(ARGS("--"), &want);
+	/* spelled out, so a changed default is a visible decision */
+	cr_expect_eq(want.interval_ms, 1000);
+	cr_expect_eq(want.top, 20);
+	cr_expect_eq(want.sort, SS_SORT_ONCPU);
+}
+
+Test(opts, interval_duration_pid_tid_top_map_entries)
+{
+	struct ss_opts w = defaults();
+
+	w.interval_ms = 250;
+	expect_opts(ARGS("-i", "250"), &w);
+	expect_opts(ARGS("-i250"), &w);
+	expect_opts(ARGS("--interval", "250"), &w);
+	expect_opts(ARGS("--interval=250"), &w);
+	expect_opts(ARGS("-i", "7", "-i", "250"), &w); /* last one wins */
+
+	w = defaults();
+	w.duration_s = 5;
+	expect_opts(ARGS("-d", "5"), &w);
+	expect_opts(ARGS("--duration", "5"), &w);
+	expect_opts(ARGS("--duration=5"), &w);
+
+	w = defaults();
+	w.pid = 185;
+	expect_opts(ARGS("-p", "185"), &w);
+	expect_opts(ARGS("--pid", "185"), &w);
+	expect_opts(ARGS("--pid=185"), &w);
+
+	w = defaults();
+	w.tid = 186;
+	expect_opts(ARGS("-t", "186"), &w);
+	expect_opts(ARGS("--tid", "186"), &w);
+	expect_opts(ARGS("--tid=186"), &w);
+
+	/* -p and -t together parse; procfs checks the thread belongs */
+	w.pid = 185;
+	expect_opts(ARGS("-p", "185", "-t", "186"), &w);
+
+	w = defaults();
+	w.top = 0;
+	expect_opts(ARGS("-n", "0"), &w);
+	w.top = 5;
+	expect_opts(ARGS("--top", "5"), &w);
+	expect_opts(ARGS("--top=5"), &w);
+
+	w = defaults();
+	w.map_entries = 65536;
+	expect_opts(ARGS("--map-entries", "65536"), &w);
+	expect_opts(ARGS("--map-entries=65536"), &w);
+}
+
+Test(opts, flags_short_and_long)
+{
+	static const struct {
+		const char *s, *l;
+		size_t off; /* bool field set */
+	} flags[] = {
+		{ "-L", "--threads", offsetof(struct ss_opts, per_thread) },
+		{ "-T", "--timestamp", offsetof(struct ss_opts, timestamp) },
+		{ NULL, "--no-counters",
+		  offsetof(struct ss_opts, no_counters) },
+		{ "-G", "--cgroups", offsetof(struct ss_opts, per_cgroup) },
+		{ "-M", "--memory", offsetof(struct ss_opts, memory) },
+		{ NULL, "--trace", offsetof(struct ss_opts, trace) },
+		{ NULL, "--csv", offsetof(struct ss_opts, csv) },
+		{ NULL, "--json", offsetof(struct ss_opts, json) },
+		{ NULL, "--idle", offsetof(struct ss_opts, idle) },
+		{ NULL, "--check", offsetof(struct ss_opts, check) },
+		{ NULL, "--self-stats", offsetof(struct ss_opts, self_stats) },
+	};
+
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		struct ss_opts w = defaults();
+
+		*(bool *)((char *)&w + flags[i].off) = true;
+		if (flags[i].s)
+			expect_opts(ARGS(flags[i].s), &w);
+		expect_opts(ARGS(flags[i].l), &w);
+	}
+}
+
+Test(opts, verbose_counts)
+{
+	struct ss_opts w = defaults();
+
+	w.verbose = 1;
+	expect_opts(ARGS("-v"), &w);
+	expect_opts(ARGS("--verbose"), &w);
+	w.verbose = 3;
+	expect_opts(ARGS("-vvv"), &w);
+	expect_opts(ARGS("-v", "--verbose", "-v"), &w);
+}
+
+Test(opts, clustered_short_flags)
+{
+	struct ss_opts w = defaults();
+
+	w.per_thread = w.timestamp = true;
+	w.verbose = 2;
+	w.interval_ms = 50;
+	expect_opts(ARGS("-LTvvi50"), &w);
+	expect_opts(ARGS("-LTvvi", "50"), &w);
+}
+
+Test(opts, sort_keys)
+{
+	static const struct {
+		const char *name;
+		enum ss_sort_key key;
+	} keys[] = {
+		{ "oncpu", SS_SORT_ONCPU },   { "switch", SS_SORT_SWITCHES },
+		{ "vol", SS_SORT_VOLUNTARY }, { "invol", SS_SORT_INVOLUNTARY },
+		{ "pid", SS_SORT_PID },
+	};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		struct ss_opts w = defaults();
+		char eq[32];
+
+		w.sort = keys[i].key;
+		snprintf(eq, sizeof(eq), "--sort=%s", keys[i].name);
+		expect_opts(ARGS("-s", keys[i].name), &w);
+		expect_opts(ARGS("--sort", keys[i].name), &w);
+		expect_opts(ARGS(eq), &w);
+	}
+}
+
+Test(opts, events)
+{
+	struct ss_opts w = defaults();
+
+	w.events = "cycles,instructions";
+	w.events_given = true;
+	expect_opts(ARGS("-e", "cycles,instructions"), &w);
+	expect_opts(ARGS("--events", "cycles,instructions"), &w);
+	expect_opts(ARGS("--events=cycles,instructions"), &w);
+	/* the parser keeps the list as given; events_parse judges it */
+	w.events = "whatever";
+	expect_opts(ARGS("-e", "whatever"), &w);
+}
+
+Test(opts, hist_kinds_and_companions)
+{
+	struct ss_opts w = defaults();
+
+	w.hist = SS_HIST_ONCPU;
+	expect_opts(ARGS("--hist", "oncpu"), &w);
+	expect_opts(ARGS("--hist=oncpu"), &w);
+	w.hist = SS_HIST_OFFCPU;
+	expect_opts(ARGS("--hist", "offcpu"), &w);
+	w.hist = SS_HIST_RUNQ;
+	expect_opts(ARGS("--hist", "runq"), &w);
+	w.hist = SS_HIST_ONCPU | SS_HIST_OFFCPU | SS_HIST_RUNQ;
+	expect_opts(ARGS("--hist", "runq,oncpu,offcpu"), &w);
+	expect_opts(ARGS("--hist", "runq,runq,oncpu,offcpu"), &w);
+
+	/* -H, -m, -P are valid with --hist, in either order */
+	w = defaults();
+	w.hist = SS_HIST_RUNQ;
+	w.hist_only = w.milliseconds = w.hist_per_process = true;
+	expect_opts(ARGS("--hist", "runq", "-H", "-m", "-P"), &w);
+	expect_opts(ARGS("-HmP", "--hist=runq"), &w);
+	expect_opts(ARGS("--hist-only", "--milliseconds", "--pids", "--hist",
+			 "runq"),
+		    &w);
+}
+
+Test(opts, cgroup_path_vs_cgroups_flag)
+{
+	struct ss_opts w = defaults();
+
+	/* "--cgroup" is an exact match, not an abbreviation of --cgroups */
+	w.cgroup = "/system.slice";
+	expect_opts(ARGS("--cgroup", "/system.slice"), &w);
+	expect_opts(ARGS("--cgroup=/system.slice"), &w);
+	w = defaults();
+	w.per_cgroup = true;
+	expect_opts(ARGS("--cgroups"), &w);
+	w.cgroup = "/a";
+	w.memory = true;
+	w.csv = true;
+	expect_opts(ARGS("-G", "-M", "--csv", "--cgroup", "/a"), &w);
+}
+
+Test(opts, unique_long_prefixes)
+{
+	struct ss_opts w = defaults();
+
+	w.interval_ms = 10;
+	expect_opts(ARGS("--interv=10"), &w);
+	w = defaults();
+	w.self_stats = true;
+	expect_opts(ARGS("--self"), &w);
+}
+
+/* ---- help and version -------------------------------------------------- */
+
+Test(opts, help_prints_usage_to_out)
+{
+	char *usage = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&usage, &len);
+	const char *const *cases[] = { ARGS("-h"), ARGS("--help"),
+				       ARGS("-v", "-h", "-Z"),
+				       ARGS("-h", "--csv", "--json") };
+
+	cr_assert(f);
+	ss_print_usage(f);
+	fclose(f);
+	cr_assert(!strncmp(usage, "USAGE: switchstat ", 18), "%s", usage);
+	cr_expect(strstr(usage, "\nOPTIONS:\n") && strstr(usage, "EXAMPLES:"));
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct run r;
+
+		parse(&r, cases[i]);
+		cr_expect_eq(r.ret, SS_PARSE_EXIT_OK, "[%s]", joined(cases[i]));
+		cr_expect_str_eq(r.out, usage, "[%s]", joined(cases[i]));
+		cr_expect_eq(r.errlen, 0, "[%s] stderr: %s", joined(cases[i]),
+			     r.err);
+		run_free(&r);
+	}
+	free(usage);
+}
+
+/* Every long option is documented in the usage text. */
+Test(opts, usage_lists_every_option)
+{
+	static const char *const names[] = {
+		"-i, --interval",
+		"-d, --duration",
+		"-p, --pid",
+		"-t, --tid",
+		"-L, --threads",
+		"-T, --timestamp",
+		"-n, --top",
+		"-s, --sort",
+		"-e, --events",
+		"--no-counters",
+		"--hist ",
+		"-H, --hist-only",
+		"-m, --milliseconds",
+		"-P, --pids",
+		"-G, --cgroups",
+		"--cgroup PATH",
+		"-M, --memory",
+		"--trace",
+		"--csv",
+		"--json",
+		"--idle",
+		"--check",
+		"--self-stats",
+		"--map-entries",
+		"-v, --verbose",
+		"-h, --help",
+		"--version",
+	};
+	char *usage = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&usage, &len);
+
+	cr_assert(f);
+	ss_print_usage(f);
+	fclose(f);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		cr_expect(strstr(usage, names[i]), "usage lacks '%s'",
+			  names[i]);
+	free(usage);
+}
+
+Test(opts, version_prints_one_line_to_out)
+{
+	struct run r;
+
+	parse(&r, ARGS("--version"));
+	cr_expect_eq(r.ret, SS_PARSE_EXIT_OK);
+	cr_expect_str_eq(r.out, "switchstat " SS_VERSION "\n");
+	cr_expect_eq(r.errlen, 0);
+	run_free(&r);
+	parse(&r, ARGS("-i", "5", "--version", "--bogus"));
+	cr_expect_eq(r.ret, SS_PARSE_EXIT_OK);
+	cr_expect_str_eq(r.out, "switchstat " SS_VERSION "\n");
+	run_free(&r);
+}
+
+/* ---- errors: one line each, exact text ---------------------------------- */
+
+Test(opts, error_invalid_values)
+{
+	expect_msg(ARGS("-i", "0"),
+		   "invalid interval '0': want 1..86400000 ms");
+	expect_msg(ARGS("--interval=x"),
+		   "invalid interval 'x': want 1..86400000 ms");
+	expect_msg(ARGS("-d", "0"), "invalid duration '0': want 1..31536000 s");
+	expect_msg(ARGS("-p", "0"), "invalid pid '0': want a PID");
+	expect_msg(ARGS("-t", "-5"), "invalid tid '-5': want a TID");
+	expect_msg(ARGS("-n", "1000001"),
+		   "invalid row count '1000001': want 0..1000000");
+	expect_msg(ARGS("-s", "cpu"), "invalid sort key 'cpu': want oncpu, "
+				      "switch, vol, invol or pid");
+	expect_msg(ARGS("--hist", "oncpu,bogus"),
+		   "invalid histogram kind 'oncpu,bogus': want oncpu, offcpu, "
+		   "runq (comma list)");
+	expect_msg(ARGS("--map-entries", "1023"),
+		   "invalid map size '1023': want 1024..4194304");
+	expect_msg(ARGS("-e", ""), "empty event list");
+	expect_msg(ARGS("--cgroup="), "empty cgroup path");
+}
+
+/* User text in a message stays on one line and is bounded. */
+Test(opts, error_echo_is_sanitized)
+{
+	char big[4096];
+
+	expect_msg(ARGS("-s", "a\nb\tc"),
+		   "invalid sort key 'a?b?c': want oncpu, switch, vol, invol "
+		   "or pid");
+	expect_msg(ARGS("x\ry"), "unexpected argument 'x?y'");
+	memset(big, '7', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	expect_msg(ARGS("-i", big),
+		   "invalid interval '7777777777777777777777777777777777777777"
+		   "7777...': want 1..86400000 ms");
+	/* exactly 44 bytes still fit whole */
+	big[44] = '\0';
+	expect_msg(ARGS("-i", big),
+		   "invalid interval '7777777777777777777777777777777777777777"
+		   "7777': want 1..86400000 ms");
+}
+
+Test(opts, error_missing_value)
+{
+	expect_msg(ARGS("-i"), "option '-i' needs a value");
+	expect_msg(ARGS("-v", "-p"), "option '-p' needs a value");
+	expect_msg(ARGS("-vs"), "option '-s' needs a value");
+	/* long forms are named as written, not as their short letter */
+	expect_msg(ARGS("--interval"), "option '--interval' needs a value");
+	expect_msg(ARGS("--hist"), "option '--hist' needs a value");
+	expect_msg(ARGS("--map-entries"),
+		   "option '--map-entries' needs a value");
+}
+
+Test(opts, error_unknown_option)
+{
+	expect_msg(ARGS("-Z"), "unknown option '-Z'");
+	expect_msg(ARGS("-vZ"), "unknown option '-Z'");
+	expect_msg(ARGS("-Zv"), "unknown option '-Z'");
+	/* an unknown letter in a cluster after a long option */
+	expect_msg(ARGS("--threads", "-ZL"), "unknown option '-Z'");
+	expect_msg(ARGS("--bogus"), "unknown option '--bogus'");
+	expect_msg(ARGS("--bogus=1"), "unknown option '--bogus'");
+	expect_msg(ARGS("--his", "runq"), "unknown option '--his'");
+}
+
+Test(opts, error_value_not_taken)
+{
+	expect_msg(ARGS("--threads=1"), "option '--threads' takes no value");
+	expect_msg(ARGS("--csv="), "option '--csv' takes no value");
+	/* not "unknown option '-h'", and no help printed */
+	expect_msg(ARGS("--help=x"), "option '--help' takes no value");
+	expect_msg(ARGS("--thr=1"), "option '--thr' takes no value");
+}
+
+Test(opts, error_unexpected_argument)
+{
+	expect_msg(ARGS("stray"), "unexpected argument 'stray'");
+	expect_msg(ARGS("-i", "10", "stray", "-v"),
+		   "unexpected argument 'stray'");
+	expect_msg(ARGS("--", "-v"), "unexpected argument '-v'");
+	expect_msg(ARGS("-"), "unexpected argument '-'");
+}
+
+Test(opts, error_exclusive_combinations)
+{
+	expect_msg(ARGS("--csv", "--json"), "--csv and --json are exclusive");
+	expect_msg(ARGS("--json", "--csv"), "--csv and --json are exclusive");
+	expect_msg(ARGS("-H"), "-H needs --hist");
+	expect_msg(ARGS("--hist-only"), "-H needs --hist");
+	expect_msg(ARGS("-m"), "-m and -P need --hist");
+	expect_msg(ARGS("-P"), "-m and -P need --hist");
+	expect_msg(ARGS("-e", "cycles", "--no-counters"),
+		   "-e and --no-counters are exclusive");
+	expect_msg(ARGS("--no-counters", "--events=cycles"),
+		   "-e and --no-counters are exclusive");
+	expect_msg(ARGS("-G", "-L"), "-G and -L are exclusive");
+	expect_msg(ARGS("--threads", "--cgroups"), "-G and -L are exclusive");
+}
+
+/* ---- re-entrancy ----------------------------------------------------------- */
+
+Test(opts, parse_twice_in_a_row)
+{
+	struct ss_opts want = defaults(), all = defaults();
+	struct run r;
+
+	all.interval_ms = 100;
+	all.duration_s = 3;
+	all.pid = 1;
+	all.per_thread = all.timestamp = all.csv = all.memory = true;
+	all.top = 0;
+	all.sort = SS_SORT_PID;
+	all.hist = SS_HIST_RUNQ;
+	all.milliseconds = true;
+	all.verbose = 2;
+	expect_opts(ARGS("-i", "100", "-d", "3", "-p", "1", "-LT", "--csv",
+			 "-M", "-n", "0", "-s", "pid", "--hist", "runq", "-m",
+			 "-vv"),
+		    &all);
+	/* nothing carried over */
+	expect_opts(NOARGS, &want);
+	expect_opts(ARGS("-i", "100", "-d", "3", "-p", "1", "-LT", "--csv",
+			 "-M", "-n", "0", "-s", "pid", "--hist", "runq", "-m",
+			 "-vv"),
+		    &all);
+
+	/* an error inside a cluster leaves getopt mid-element */
+	parse(&r, ARGS("-vZvv"));
+	cr_expect_eq(r.ret, SS_PARSE_ERROR);
+	run_free(&r);
+	want.per_thread = true;
+	expect_opts(ARGS("-L"), &want);
+
+	/* an early return on -h leaves the rest of argv unread */
+	parse(&r, ARGS("-h", "-G", "-vv"));
+	cr_expect_eq(r.ret, SS_PARSE_EXIT_OK);
+	run_free(&r);
+	expect_opts(ARGS("-L"), &want);
+
+	/* getopt permutes argv: a stray word does not stick either */
+	parse(&r, ARGS("stray", "-T"));
+	cr_expect_eq(r.ret, SS_PARSE_ERROR);
+	run_free(&r);
+	expect_opts(ARGS("-L"), &want);
+}
+
+/* ---- ss_parse_u64 ------------------------------------------------------------ */
+
+#define U64_BAD(s, min, max)                                                 \
+	do {                                                                 \
+		uint64_t v_ = 12345;                                         \
+		cr_expect_eq(ss_parse_u64(s, min, max, &v_), -1,             \
+			     "'%s' accepted", s ? (const char *)s : "NULL"); \
+		cr_expect_eq(v_, 12345, "'%s' wrote *out",                   \
+			     s ? (const char *)s : "NULL");                  \
+	} while (0)
+
+#define U64_OK(s, min, max, want)                                     \
+	do {                                                          \
+		uint64_t v_ = 12345;                                  \
+		cr_expect_eq(ss_parse_u64(s, min, max, &v_), 0,       \
+			     "'%s' rejected", s);                     \
+		cr_expect_eq(v_, (uint64_t)(want), "'%s' -> %llu", s, \
+			     (unsigned long long)v_);                 \
+	} while (0)
+
+Test(parse_u64, rejects_non_decimal)
+{
+	U64_BAD(NULL, 0, UINT64_MAX);
+	U64_BAD("", 0, UINT64_MAX);
+	U64_BAD("-1", 0, UINT64_MAX);
+	U64_BAD("-0", 0, UINT64_MAX);
+	U64_BAD("+1", 0, UINT64_MAX);
+	U64_BAD(" 1", 0, UINT64_MAX);
+	U64_BAD("\t1", 0, UINT64_MAX);
+	U64_BAD("1 ", 0, UINT64_MAX);
+	U64_BAD("1\n", 0, UINT64_MAX);
+	U64_BAD("0x10", 0, UINT64_MAX);
+	U64_BAD("1e3", 0, UINT64_MAX);
+	U64_BAD("1.0", 0, UINT64_MAX);
+	U64_BAD("1,000", 0, UINT64_MAX);
+	U64_BAD("x", 0, UINT64_MAX);
+}
+
+Test(parse_u64, range_of_64_bits)
+{
+	U64_OK("18446744073709551615", 0, UINT64_MAX, UINT64_MAX);
+	U64_BAD("18446744073709551616", 0, UINT64_MAX); /* 2^64 */
+	U64_BAD("99999999999999999999999", 0, UINT64_MAX);
+	U64_OK("0", 0, UINT64_MAX, 0);
+	U64_OK("007", 0, UINT64_MAX, 7); /* leading zeros are decimal */
+	U64_OK("00000000000000000000000000042", 0, 100, 42);
+}
+
+Test(parse_u64, bounds_are_inclusive)
+{
+	U64_BAD("9", 10, 20);
+	U64_OK("10", 10, 20, 10);
+	U64_OK("20", 10, 20, 20);
+	U64_BAD("21", 10, 20);
+	U64_OK("5", 5, 5, 5);
+	U64_BAD("4", 5, 5);
+	U64_BAD("6", 5, 5);
+	U64_BAD("0", 1, UINT64_MAX);
+	U64_BAD("18446744073709551615", 0, UINT64_MAX - 1);
+}
