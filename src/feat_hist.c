@@ -34,6 +34,7 @@
 #define CKPT_DIV 200 /* checkpoints per interval */
 #define CKPT_MIN_NS 1000000ULL
 #define EXIT_PROG "tracepoint__sched__sched_process_exit"
+#define HIST_MAX_KEYS 65536 /* hist map size cap (-P/-L): 15 MB */
 
 static struct {
 	uint64_t period_ns; /* checkpoint period; 0: no checkpoints */
@@ -68,9 +69,7 @@ int hist_configure(struct ss_app *app)
 			hs.period_ns = CKPT_MIN_NS;
 		if (o->verbose)
 			fprintf(stderr,
-				"switchstat: interval checkpoints every %.3f "
-				"ms "
-				"on each CPU\n",
+				"switchstat: checkpoints every %.3f ms/CPU\n",
 				hs.period_ns / 1e6);
 	}
 	if (!o->hist)
@@ -86,7 +85,10 @@ int hist_configure(struct ss_app *app)
 	hs.fmt.per = o->per_thread ? 2 : o->hist_per_process ? 1 : 0;
 	hs.fmt.ms = o->milliseconds;
 	hs.fmt.top = o->top;
+	/* -P/-L: one key per task and kind; capped, a value is 232 bytes */
 	hs.entries = hs.fmt.per ? app->map_entries : SS_HK_MAX;
+	if (hs.entries > HIST_MAX_KEYS)
+		hs.entries = HIST_MAX_KEYS;
 
 	ok |= ss_app_define(app, "SS_HIST_ONCPU", !!(o->hist & SS_HIST_ONCPU));
 	ok |= ss_app_define(app, "SS_HIST_OFFCPU",
@@ -281,32 +283,16 @@ static int drain(void)
  */
 static int read_global(const struct ss_opts *o)
 {
-	static const unsigned int bits[SS_HK_MAX] = { SS_HIST_ONCPU,
-						      SS_HIST_OFFCPU,
-						      SS_HIST_RUNQ };
+	/* enum ss_hist_kind (option bits) in enum ss_hist_kind_id order */
+	unsigned int kinds =
+		(o->hist & SS_HIST_ONCPU ? 1U << SS_HK_ONCPU : 0) |
+		(o->hist & SS_HIST_OFFCPU ? 1U << SS_HK_OFFCPU : 0) |
+		(o->hist & SS_HIST_RUNQ ? 1U << SS_HK_RUNQ : 0);
 	__u32 zero = 0;
-	int n = 0;
 
 	if (bpf_lookup_elem(hs.cpu_fd, &zero, hs.cpu_buf))
 		return -errno;
-	for (int k = 0; k < SS_HK_MAX; k++) {
-		struct ss_hist_rec *r = &hs.recs[n];
-
-		if (!(o->hist & bits[k]))
-			continue;
-		memset(r, 0, sizeof(*r));
-		r->key.kind = k;
-		for (int s = 0; s < SS_HIST_SLOTS; s++) {
-			uint64_t sum = 0;
-
-			for (int cpu = 0; cpu < hs.ncpus; cpu++)
-				sum += hs.cpu_buf[cpu].slots[k][s];
-			r->val.slots[s] = sum - hs.prev[k][s];
-			hs.prev[k][s] = sum;
-		}
-		n++;
-	}
-	return n;
+	return ss_hist_cpu_delta(hs.cpu_buf, hs.ncpus, hs.prev, kinds, hs.recs);
 }
 
 static void print_timestamp(FILE *f, uint64_t realtime_ns)

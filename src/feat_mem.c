@@ -173,12 +173,15 @@ static int filter_configure(struct ss_app *app, const char *mount)
 			strerror(-n));
 		return 1;
 	}
-	mem.nids = n;
 	if (app->o.verbose)
 		fprintf(stderr,
 			"switchstat: --cgroup %s: id %llu and %d "
 			"descendant(s)\n",
 			path, (unsigned long long)mem.ids[0], n - 1);
+	/* the root holds every task: no filter, no cost per switch */
+	if (!stat(mount, &st) && st.st_ino == mem.ids[0])
+		return 0;
+	mem.nids = n;
 	if (ss_app_define(app, "SS_FILTER_CGROUP", 1) ||
 	    ss_app_define(app, "SS_CGROUP_IDS", n))
 		return 1;

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "hist.h"
 #include "json.h"
@@ -36,6 +37,33 @@ void ss_hist_slot_bounds(unsigned int i, uint64_t *low, uint64_t *high)
 {
 	*low = i == 0 ? 0 : 1ULL << i;
 	*high = i >= 63 ? UINT64_MAX : (1ULL << (i + 1)) - 1;
+}
+
+/* ss_hist_cpu_delta - see histmap.h */
+int ss_hist_cpu_delta(const struct ss_hist_cpu *cpus, int ncpus,
+		      uint64_t prev[SS_HK_MAX][SS_HIST_SLOTS],
+		      unsigned int kinds, struct ss_hist_rec *out)
+{
+	int n = 0;
+
+	for (unsigned int k = 0; k < SS_HK_MAX; k++) {
+		struct ss_hist_rec *r = &out[n];
+
+		if (!(kinds & (1U << k)))
+			continue;
+		memset(r, 0, sizeof(*r));
+		r->key.kind = k;
+		for (int s = 0; s < SS_HIST_SLOTS; s++) {
+			uint64_t sum = 0;
+
+			for (int cpu = 0; cpu < ncpus; cpu++)
+				sum += cpus[cpu].slots[k][s];
+			r->val.slots[s] = sum - prev[k][s];
+			prev[k][s] = sum;
+		}
+		n++;
+	}
+	return n;
 }
 
 static int cmp_rec(const void *pa, const void *pb)

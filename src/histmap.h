@@ -30,6 +30,17 @@ struct ss_hist_fmt {
 	double time_s; /* CSV/JSON `time`: wall clock at the interval's end, s */
 };
 
+/*
+ * ss_hist_cpu_delta - one histogram per kind from the per-CPU hist_cpu
+ * values (@ncpus of them, cumulative since start): for each kind k whose
+ * bit (1 << k) is in @kinds, sum the slots over CPUs, subtract @prev[k]
+ * (the sums last time, then updated) and append a record with key.kind = k
+ * to @out.  Returns the number of records written (at most SS_HK_MAX).
+ */
+int ss_hist_cpu_delta(const struct ss_hist_cpu *cpus, int ncpus,
+		      uint64_t prev[SS_HK_MAX][SS_HIST_SLOTS],
+		      unsigned int kinds, struct ss_hist_rec *out);
+
 /* ss_hist_kind_name - CSV/JSON name of a kind: oncpu, offcpu, runq ("?"). */
 const char *ss_hist_kind_name(unsigned int kind);
 

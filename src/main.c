@@ -177,8 +177,14 @@ static void print_check(struct ss_app *app)
 		iv->interval_ns / 1e6, want ? 100.0 * got / want : 0.0);
 }
 
-static int report(struct ss_app *app, uint64_t start_ns)
+/*
+ * report - collect and print one interval.  *start_ns is when the previous
+ * collect ran (the start of this interval's data); it is advanced to this
+ * collect, so time spent printing belongs to the next interval.
+ */
+static int report(struct ss_app *app, uint64_t *start_ns)
 {
+	uint64_t now;
 	int n;
 
 	ss_rows_reset(&app->iv);
@@ -188,7 +194,9 @@ static int report(struct ss_app *app, uint64_t start_ns)
 			strerror(-n));
 		return -1;
 	}
-	app->iv.interval_ns = clock_ns(CLOCK_MONOTONIC) - start_ns;
+	now = clock_ns(CLOCK_MONOTONIC);
+	app->iv.interval_ns = now - *start_ns;
+	*start_ns = now;
 	app->iv.end_realtime_ns = clock_ns(CLOCK_REALTIME);
 	if (app->o.idle)
 		add_idle_rows(app);
@@ -243,16 +251,15 @@ static int run(struct ss_app *app)
 			return 1;
 		if (clock_ns(CLOCK_MONOTONIC) < wake)
 			continue;
-		if (report(app, start))
+		if (report(app, &start))
 			return 1;
-		start = clock_ns(CLOCK_MONOTONIC);
 		if (wake >= end)
 			return 0;
 		while (next <= start)
 			next += interval_ns;
 	}
 	/* Ctrl-C or SIGTERM: the final partial interval */
-	return report(app, start) ? 1 : 0;
+	return report(app, &start) ? 1 : 0;
 }
 
 int main(int argc, char **argv)

@@ -67,7 +67,8 @@ void ss_rows_merge_by_cgroup(struct ss_interval *iv)
 {
 	size_t out = 0;
 
-	qsort(iv->rows, iv->n, sizeof(*iv->rows), cmp_cgroup);
+	if (iv->n > 1) /* rows is NULL before the first push: no qsort(NULL) */
+		qsort(iv->rows, iv->n, sizeof(*iv->rows), cmp_cgroup);
 	for (size_t i = 0; i < iv->n; i++) {
 		struct ss_row *r = &iv->rows[i];
 
@@ -164,7 +165,8 @@ void ss_rows_sort(struct ss_interval *iv, enum ss_sort_key key)
 		cmp = cmp_pid;
 		break;
 	}
-	qsort(iv->rows, iv->n, sizeof(*iv->rows), cmp);
+	if (iv->n > 1) /* rows is NULL before the first push: no qsort(NULL) */
+		qsort(iv->rows, iv->n, sizeof(*iv->rows), cmp);
 }
 
 /* ss_cpu_pct - see rows.h */

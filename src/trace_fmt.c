@@ -130,16 +130,35 @@ static void ln_char(struct line *l, char c)
 /* decimal digits of v into buf (>= 21 bytes, not terminated); length */
 static size_t u64_digits(char *buf, uint64_t v)
 {
+	/* two digits per division: the lines are mostly numbers */
+	static const char pairs[] = "00010203040506070809"
+				    "10111213141516171819"
+				    "20212223242526272829"
+				    "30313233343536373839"
+				    "40414243444546474849"
+				    "50515253545556575859"
+				    "60616263646566676869"
+				    "70717273747576777879"
+				    "80818283848586878889"
+				    "90919293949596979899";
 	char tmp[20];
-	size_t n = 0, i;
+	size_t n = sizeof(tmp);
 
-	do {
-		tmp[n++] = '0' + v % 10;
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
-	return n;
+	while (v >= 100) {
+		unsigned int r = v % 100;
+
+		v /= 100;
+		tmp[--n] = pairs[2 * r + 1];
+		tmp[--n] = pairs[2 * r];
+	}
+	if (v >= 10) {
+		tmp[--n] = pairs[2 * v + 1];
+		tmp[--n] = pairs[2 * v];
+	} else {
+		tmp[--n] = '0' + v;
+	}
+	memcpy(buf, tmp + n, sizeof(tmp) - n);
+	return sizeof(tmp) - n;
 }
 
 static void ln_u64(struct line *l, uint64_t v)

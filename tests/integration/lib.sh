@@ -91,7 +91,7 @@ status_sum() {
 
 # schedstat_sum PID: on-CPU ns summed over /proc/PID/task/*/schedstat
 schedstat_sum() {
-	cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%d\n", s }'
+	cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f\n", s }'
 }
 
 # minflt PID: minor faults of the process (/proc/PID/stat field 10)

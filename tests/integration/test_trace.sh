@@ -66,20 +66,24 @@ BG_PIDS+=("$!")
 wait_file "$T/pp.pids"
 read -r PING PONG <"$T/pp.pids"
 
-# Two tracers of the same window: "tr" reads freely; "stall" is stopped
+# Tracers of the same window: "tr" reads freely; "stall" is stopped
 # mid-run until its buffers (4 MiB per CPU: ~40k records without counters)
 # must have overflowed, so the lost path is exercised.
 stop_wait "$PING" "$PONG"
 C0=$(ctxt)
 launch stall --trace --csv --no-counters
 STALL=$LAUNCHED
+launch tab --trace -p "$PING" # the table, filtered: checked at the end
+TAB=$LAUNCHED
 start_tool tr --trace --csv
 await stall "$STALL"
-for p in PING PONG; do
-	eval "v0_$p=\$(field \$$p voluntary_ctxt_switches)"
-	eval "i0_$p=\$(field \$$p nonvoluntary_ctxt_switches)"
-	eval "c0_$p=\$(oncpu \$$p)"
-done
+await tab "$TAB"
+v0_PING=$(field "$PING" voluntary_ctxt_switches)
+i0_PING=$(field "$PING" nonvoluntary_ctxt_switches)
+c0_PING=$(oncpu "$PING")
+v0_PONG=$(field "$PONG" voluntary_ctxt_switches)
+i0_PONG=$(field "$PONG" nonvoluntary_ctxt_switches)
+c0_PONG=$(oncpu "$PONG")
 C1=$(ctxt)
 kill -CONT "$PING" "$PONG"
 sleep 1 # workload time; SIGSTOP freezes the kernel's counts below
@@ -95,15 +99,17 @@ OVERFLOW=$(($(ctxt) - s0 >= need))
 kill -CONT "$STALL"
 sleep 1
 stop_wait "$PING" "$PONG"
-for p in PING PONG; do
-	eval "v1_$p=\$(field \$$p voluntary_ctxt_switches)"
-	eval "i1_$p=\$(field \$$p nonvoluntary_ctxt_switches)"
-	eval "c1_$p=\$(oncpu \$$p)"
-done
+v1_PING=$(field "$PING" voluntary_ctxt_switches)
+i1_PING=$(field "$PING" nonvoluntary_ctxt_switches)
+c1_PING=$(oncpu "$PING")
+v1_PONG=$(field "$PONG" voluntary_ctxt_switches)
+i1_PONG=$(field "$PONG" nonvoluntary_ctxt_switches)
+c1_PONG=$(oncpu "$PONG")
 C2=$(ctxt)
-kill -INT "$TOOL_PID" "$STALL"
+kill -INT "$TOOL_PID" "$STALL" "$TAB"
 wait_tool
 reap "$STALL" stall
+reap "$TAB" tab
 C3=$(ctxt)
 
 # check NAME MODE: the accounting of one tracer's output (MODE: free or
@@ -184,9 +190,6 @@ check tr free
 check stall stalled
 
 # --- the table: header, states decoded, filter on the leaving task ------
-start_tool tab --trace -p "$PING" -d 1
-kill -CONT "$PING" "$PONG"
-wait_tool
 head -3 "$T/tab.out" | sed 's/^/  | /'
 grep -q "^TIME(s) *CPU PREV_PID PREV_TID PREV_COMM *STATE NEXT_TID NEXT_COMM *SLICE(us)" "$T/tab.out" ||
 	fail "table header missing"
@@ -194,4 +197,12 @@ awk -v p="$PING" 'NR > 2 && $3 != p { bad = 1 } NR > 2 { n++ }
 	END { exit !(n > 0 && !bad) }' "$T/tab.out" || fail "-p $PING: lines of other processes, or none"
 grep -Eq "^[0-9]+\.[0-9]{6} +[0-9]+ +$PING +$PING +ping +S " "$T/tab.out" ||
 	fail "no 'ping S' line (blocked in read)"
+# -p: one line per switch-out of ping, all of them (or counted as unseen)
+n=$(awk 'NR > 2' "$T/tab.out" | wc -l)
+k=$((v1_PING - v0_PING + i1_PING - i0_PING))
+unseen=$(grep -E "^switchstat: [0-9]+ events traced" "$T/tab.err" | awk '{ print $6 + $8 }')
+info "-p $PING table: $n lines, kernel $k switches, $unseen lost/missed"
+if [ "$n" -gt "$k" ] || [ $((n + unseen)) -lt "$k" ]; then
+	fail "-p table lines do not match the kernel"
+fi
 pass "trace lines + lost + missed account for every switch"

@@ -266,3 +266,33 @@ Test(histmap, json_rows)
 			      "\"low\":0,\"high\":1,\"count\":1}\n");
 	free(out);
 }
+
+Test(histmap, cpu_delta_sums_cpus_and_diffs_intervals)
+{
+	static struct ss_hist_cpu cpus[3];
+	uint64_t prev[SS_HK_MAX][SS_HIST_SLOTS] = { { 0 } };
+	struct ss_hist_rec out[SS_HK_MAX];
+	int n;
+
+	cpus[0].slots[SS_HK_ONCPU][3] = 5;
+	cpus[2].slots[SS_HK_ONCPU][3] = 2;
+	cpus[1].slots[SS_HK_RUNQ][26] = 1;
+	cpus[1].slots[SS_HK_OFFCPU][0] = 9; /* kind not asked for */
+	n = ss_hist_cpu_delta(cpus, 3, prev,
+			      1U << SS_HK_ONCPU | 1U << SS_HK_RUNQ, out);
+	cr_assert_eq(n, 2);
+	cr_expect_eq(out[0].key.kind, SS_HK_ONCPU);
+	cr_expect_eq(out[0].val.slots[3], 7);
+	cr_expect_eq(ss_hist_total(&out[0].val), 7);
+	cr_expect_eq(out[1].key.kind, SS_HK_RUNQ);
+	cr_expect_eq(out[1].val.slots[26], 1);
+	cr_expect_eq(out[1].key.tgid, 0);
+
+	/* next interval: only what was added since */
+	cpus[1].slots[SS_HK_ONCPU][3] = 4;
+	n = ss_hist_cpu_delta(cpus, 3, prev,
+			      1U << SS_HK_ONCPU | 1U << SS_HK_RUNQ, out);
+	cr_assert_eq(n, 2);
+	cr_expect_eq(out[0].val.slots[3], 4);
+	cr_expect_eq(ss_hist_total(&out[1].val), 0);
+}

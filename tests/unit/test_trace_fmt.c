@@ -302,3 +302,24 @@ Test(trace_fmt, short_record_rejected)
 	cr_expect_str_eq(got, "");
 	free(got);
 }
+
+Test(trace_csv, integer_edges)
+{
+	struct ss_trace_fmt t;
+	struct ss_trace_event e = event();
+	char want[256];
+
+	e.cpu = 10;
+	e.prev_tgid = 99;
+	e.prev_tid = 100;
+	e.next_tid = 0;
+	e.slice_ns = 9;
+	e.counters[0] = UINT64_MAX;
+	e.counters[1] = 0;
+	e.counter_valid = 0x3;
+	fmt(&t, true, false, 2, false);
+	snprintf(want, sizeof(want),
+		 "1700000003.123456,3123456789,10,99,100,ping,S,1,0,pong,9,"
+		 "18446744073709551615,0,0\n");
+	expect_line(&t, &e, sizeof(e), want);
+}
