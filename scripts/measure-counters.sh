@@ -45,6 +45,18 @@ run_ss() {
 	awk '$1 == "tracepoint__sched__sched_switch" { print $3 }' "$T/ss.err"
 }
 
+# stop_bpftrace PID: SIGINT, then SIGKILL if it is still there after 5 s
+stop_bpftrace() {
+	local i
+	kill -INT "$1" 2>/dev/null || true
+	for i in $(seq 1 50); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL "$1" 2>/dev/null || true
+	wait "$1" 2>/dev/null || true
+}
+
 # an empty sched_switch program (bpftrace), bpf_stats on for its run
 run_empty() {
 	command -v bpftrace >/dev/null && command -v bpftool >/dev/null ||
@@ -65,7 +77,7 @@ run_empty() {
 import json, sys
 p = json.load(sys.stdin)
 print(p["id"], p.get("run_time_ns", 0), p.get("run_cnt", 0))')
-	[ -n "$before" ] || { kill "$bt"; echo "n/a"; return; }
+	[ -n "$before" ] || { stop_bpftrace "$bt"; echo "n/a"; return; }
 	sleep "$SECS"
 	bpftool prog show id "$id" -j | python3 -c '
 import json, sys
@@ -73,8 +85,7 @@ p = json.load(sys.stdin)
 _, t0, n0 = map(int, sys.argv[1:4])
 dn = p.get("run_cnt", 0) - n0
 print("%.1f" % ((p.get("run_time_ns", 0) - t0) / dn) if dn else "n/a")' $before
-	kill -INT "$bt"
-	wait "$bt" 2>/dev/null || true
+	stop_bpftrace "$bt"
 	echo "$OLD_STATS" >/proc/sys/kernel/bpf_stats_enabled
 	OLD_STATS=
 }

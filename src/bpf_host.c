@@ -148,6 +148,15 @@ int ss_bpf_load(struct ss_bpf *b, const char *fn, int type, char *err,
 	return fd;
 }
 
+/* ss_bpf_prog_loaded - see bpf_host.h */
+bool ss_bpf_prog_loaded(const struct ss_bpf *b, const char *fn)
+{
+	for (int i = 0; i < b->nprogs; i++)
+		if (b->prog_name[i] && !strcmp(b->prog_name[i], fn))
+			return true;
+	return false;
+}
+
 /* ss_bpf_add_link - see bpf_host.h */
 int ss_bpf_add_link(struct ss_bpf *b, int fd)
 {

@@ -55,6 +55,9 @@ int ss_bpf_load(struct ss_bpf *b, const char *fn, int type, char *err,
 int ss_bpf_attach_tp(struct ss_bpf *b, const char *fn, const char *category,
 		     const char *name, char *err, size_t errlen);
 
+/* ss_bpf_prog_loaded - has function fn already been loaded? */
+bool ss_bpf_prog_loaded(const struct ss_bpf *b, const char *fn);
+
 /* ss_bpf_add_link - remember an fd (perf event) to close at detach. */
 int ss_bpf_add_link(struct ss_bpf *b, int fd);
 

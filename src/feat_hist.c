@@ -107,15 +107,6 @@ int hist_configure(struct ss_app *app)
 	return 0;
 }
 
-/* Is program fn already loaded (another feature attached it)? */
-static bool prog_loaded(const struct ss_bpf *b, const char *fn)
-{
-	for (int i = 0; i < b->nprogs; i++)
-		if (b->prog_name[i] && !strcmp(b->prog_name[i], fn))
-			return true;
-	return false;
-}
-
 /*
  * Open a cpu-clock event on each online CPU (offline ones fail with
  * ENODEV and are skipped) and run ss_checkpoint at every period.
@@ -198,7 +189,7 @@ int hist_attach(struct ss_app *app)
 			return 1;
 		}
 	}
-	if (waits_on(o) && !prog_loaded(&app->bpf, EXIT_PROG) &&
+	if (waits_on(o) && !ss_bpf_prog_loaded(&app->bpf, EXIT_PROG) &&
 	    attach_tp(app, EXIT_PROG, "sched_process_exit"))
 		return 1;
 	if ((o->hist & SS_HIST_RUNQ) &&

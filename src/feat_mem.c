@@ -236,15 +236,6 @@ int mem_configure(struct ss_app *app)
 	return o->memory ? events_configure(app) : 0;
 }
 
-/* Has a feature loaded fn already (the exit handler is shared)? */
-static bool prog_loaded(const struct ss_bpf *b, const char *fn)
-{
-	for (int i = 0; i < b->nprogs; i++)
-		if (b->prog_name[i] && !strcmp(b->prog_name[i], fn))
-			return true;
-	return false;
-}
-
 /* Fill cgroup_allow with the --cgroup ids. */
 static int filter_attach(struct ss_app *app)
 {
@@ -273,7 +264,7 @@ int mem_attach(struct ss_app *app)
 
 	if (mem.nids && filter_attach(app))
 		return 1;
-	if (mem.need_exit && !prog_loaded(&app->bpf, EXIT_PROG) &&
+	if (mem.need_exit && !ss_bpf_prog_loaded(&app->bpf, EXIT_PROG) &&
 	    ss_bpf_attach_tp(&app->bpf, EXIT_PROG, "sched",
 			     "sched_process_exit", err, sizeof(err))) {
 		fprintf(stderr, "switchstat: %s\n", err);

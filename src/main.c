@@ -91,8 +91,9 @@ static int setup(struct ss_app *app)
 		ss_app_define(app, "SS_TEST_VERIFIER_FAIL", 1);
 
 	static int (*const configure[])(struct ss_app *) = {
-		counters_configure, hist_configure, mem_configure,
-		trace_configure, selfstats_configure,
+		/* user input checks (exit 2) before environment warnings */
+		hist_configure, mem_configure, trace_configure,
+		counters_configure, selfstats_configure,
 	};
 	for (size_t i = 0; i < sizeof(configure) / sizeof(configure[0]); i++) {
 		int ret = configure[i](app);
