@@ -23,7 +23,8 @@
  * new baseline), when there is no previous reading on this CPU
  * (SS_STAT_CTR_FIRST) or when a value went backwards
  * (SS_STAT_CTR_BACKWARDS).  Multiplexed counters are scaled by
- * enabled/running as perf stat does (events.h counter_scale mirrors this).
+ * enabled/running as perf stat does (ss_ctr_scale in ctr_scale.h, checked
+ * against the host's counter_scale by the unit tests).
  */
 #ifndef SS_NR_COUNTERS
 #define SS_NR_COUNTERS 0
@@ -163,21 +164,9 @@ static __always_inline void ss_ctr_step(struct ss_cpu *cpu, int i)
 	de = v.enabled - cpu->ctr_enabled_prev[i];
 	dr = v.running - cpu->ctr_running_prev[i];
 	if ((SS_CTR_TIMES & bit) && dr < de) {
-		/*
-		 * Multiplexed: d * de / dr, perf's scaling, computed as
-		 * d / dr * de + d % dr * de / dr: exact without 128-bit
-		 * arithmetic while de < 2^32 ns.  Longer slices keep the ratio
-		 * at a 2^-20 ns resolution (exact on the host: counter_scale).
-		 */
+		/* multiplexed: d * de / dr (ctr_scale.h) */
 		cpu->ctr_delta_scaled |= bit;
-		if (de >> 32) {
-			de >>= 20;
-			dr >>= 20;
-		}
-		if (dr == 0)
-			d = 0; /* never on the PMU during the slice */
-		else
-			d = d / dr * de + d % dr * de / dr;
+		d = ss_ctr_scale(d, de, dr);
 	}
 	cpu->ctr_delta[i] = d;
 	cpu->ctr_delta_valid |= bit;

@@ -24,13 +24,19 @@ PIDS=()
 
 cleanup() {
 	for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null || true; done
-	[ -n "${OLD_STATS:-}" ] && echo "$OLD_STATS" >/proc/sys/kernel/bpf_stats_enabled
+	[ -n "${OLD_STATS:-}" ] &&
+		echo "$OLD_STATS" >/proc/sys/kernel/bpf_stats_enabled
 	rm -rf "$T"
 }
 trap cleanup EXIT
 
 [ "$(id -u)" -eq 0 ] || { echo "measure-counters: run as root" >&2; exit 1; }
 [ -x "$SS" ] || { echo "measure-counters: no $SS (build first)" >&2; exit 1; }
+
+# bpf_stats on for the whole measurement (switchstat --self-stats also
+# turns it on by itself), the old value back at exit
+OLD_STATS=$(cat /proc/sys/kernel/bpf_stats_enabled)
+echo 1 >/proc/sys/kernel/bpf_stats_enabled
 
 "$B/workloads/pingpong" "$T/pp.pids" &
 PIDS+=($!)
@@ -57,12 +63,10 @@ stop_bpftrace() {
 	wait "$1" 2>/dev/null || true
 }
 
-# an empty sched_switch program (bpftrace), bpf_stats on for its run
+# an empty sched_switch program (bpftrace): ns/run over SECS seconds
 run_empty() {
 	command -v bpftrace >/dev/null && command -v bpftool >/dev/null ||
 		{ echo "n/a"; return; }
-	OLD_STATS=$(cat /proc/sys/kernel/bpf_stats_enabled)
-	echo 1 >/proc/sys/kernel/bpf_stats_enabled
 	bpftrace -e 'tracepoint:sched:sched_switch { }' >/dev/null 2>&1 &
 	local bt=$!
 	local before="" id="" i
@@ -86,8 +90,6 @@ _, t0, n0 = map(int, sys.argv[1:4])
 dn = p.get("run_cnt", 0) - n0
 print("%.1f" % ((p.get("run_time_ns", 0) - t0) / dn) if dn else "n/a")' $before
 	stop_bpftrace "$bt"
-	echo "$OLD_STATS" >/proc/sys/kernel/bpf_stats_enabled
-	OLD_STATS=
 }
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END { print (NR ? v[int((NR + 1) / 2)] : "n/a") }'; }

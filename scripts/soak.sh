@@ -61,12 +61,14 @@ W=$(mktemp -d /tmp/ss-soak.XXXXXX)
 PIDS=()
 TOOL=""
 cleanup() {
-	[ -n "$TOOL" ] && kill -INT "$TOOL" 2>/dev/null && wait "$TOOL" 2>/dev/null
-	for p in "${PIDS[@]}"; do
-		kill -KILL "$p" 2>/dev/null
-		pkill -KILL -P "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
+	{
+		[ -n "$TOOL" ] && kill -INT "$TOOL" && wait "$TOOL"
+		for p in "${PIDS[@]}"; do
+			pkill -KILL -P "$p"
+			kill -KILL "$p"
+		done
+		wait
+	} 2>/dev/null
 	rm -rf "$W"
 }
 trap cleanup EXIT
@@ -95,7 +97,8 @@ hash_entries() {
 	local id tot=0 n
 	for id in $(grep -h '^map_id:' /proc/"$TOOL"/fdinfo/* 2>/dev/null | awk '{ print $2 }' | sort -un); do
 		bpftool map show id "$id" 2>/dev/null | grep -q ': [a-z_]*hash ' || continue
-		n=$(bpftool map dump id "$id" 2>/dev/null | awk '/^Found [0-9]+ element/ { print $2 }')
+		n=$(bpftool -j map dump id "$id" 2>/dev/null |
+			python3 -c 'import json, sys; print(len(json.load(sys.stdin)))' 2>/dev/null)
 		tot=$((tot + ${n:-0}))
 	done
 	echo "$tot"

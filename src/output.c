@@ -295,7 +295,13 @@ void ss_out_init(struct ss_out *out)
 			head = gen_names[i][0];
 		}
 		ss_counter_key(out->ctr_name[i], gen_names[i][1], 32);
-		c = add_col(out, head, gen_names[i][1], 8, true, get_counter);
+		/*
+		 * Without a PMU the raw counts are all n/a: the table keeps
+		 * only the derived IPC/MPKI columns (so it stays within 80
+		 * columns), CSV and JSON keep every field (empty / null).
+		 */
+		c = add_col(out, head, gen_names[i][1], 8, !out->counters_na,
+			    get_counter);
 		c->si = true;
 		c->arg = i;
 	}

