@@ -79,7 +79,7 @@ for cpu in $(seq 0 $((ncpu - 1))); do
 	taskset -c "$cpu" "$WL/pingpong" "$W/pp$cpu" &
 	PIDS+=($!)
 done
-(while :; do "$WL/forkstorm" 20 1 >/dev/null; sleep 1; done) &
+(while :; do "$WL/forkstorm" 20 1 >/dev/null; sleep 1; done) 2>/dev/null &
 PIDS+=($!)
 
 "$SS" --csv -n 0 -i "$IV" -d "$((DUR + 2))" >"$W/out" 2>"$W/err" &

@@ -100,13 +100,13 @@ static void get_cgroup(const struct ss_out *out, const struct ss_col *col,
 	c->s = name;
 }
 
-#define GET_U64(fn, expr)                                                     \
-	static void fn(const struct ss_out *out, const struct ss_col *col,    \
-		       const struct ss_interval *iv, const struct ss_row *r,  \
-		       struct ss_cell *c)                                     \
-	{                                                                     \
-		c->kind = SS_CELL_U64;                                        \
-		c->u = (expr);                                                \
+#define GET_U64(fn, expr)                                                    \
+	static void fn(const struct ss_out *out, const struct ss_col *col,   \
+		       const struct ss_interval *iv, const struct ss_row *r, \
+		       struct ss_cell *c)                                    \
+	{                                                                    \
+		c->kind = SS_CELL_U64;                                       \
+		c->u = (expr);                                               \
 	}
 
 GET_U64(get_switches, ss_row_switches(r))
@@ -173,21 +173,25 @@ static void get_scaled(const struct ss_out *out, const struct ss_col *col,
 		       const struct ss_interval *iv, const struct ss_row *r,
 		       struct ss_cell *c)
 {
+	if (out->counters_na) { /* not measured: never export a 0 (H9) */
+		c->kind = SS_CELL_NA;
+		return;
+	}
 	c->kind = SS_CELL_U64;
 	c->u = r->v.counter_scaled ? 1 : 0;
 }
 
-#define GET_MEM(fn, idx, expr)                                                \
-	static void fn(const struct ss_out *out, const struct ss_col *col,    \
-		       const struct ss_interval *iv, const struct ss_row *r,  \
-		       struct ss_cell *c)                                     \
-	{                                                                     \
-		if (out->mem_na[idx]) {                                       \
-			c->kind = SS_CELL_NA;                                 \
-			return;                                               \
-		}                                                             \
-		c->kind = SS_CELL_U64;                                        \
-		c->u = (expr);                                                \
+#define GET_MEM(fn, idx, expr)                                               \
+	static void fn(const struct ss_out *out, const struct ss_col *col,   \
+		       const struct ss_interval *iv, const struct ss_row *r, \
+		       struct ss_cell *c)                                    \
+	{                                                                    \
+		if (out->mem_na[idx]) {                                      \
+			c->kind = SS_CELL_NA;                                \
+			return;                                              \
+		}                                                            \
+		c->kind = SS_CELL_U64;                                       \
+		c->u = (expr);                                               \
 	}
 
 GET_MEM(get_faults, 0, r->v.faults)
@@ -197,13 +201,12 @@ GET_MEM(get_reclaim_ns, 2, r->v.reclaim_ns)
 
 /* ---- column choice ---------------------------------------------------- */
 
-static struct ss_col *add_col(struct ss_out *out, const char *head,
-			      const char *key, int width, bool table,
-			      void (*get)(const struct ss_out *,
-					  const struct ss_col *,
-					  const struct ss_interval *,
-					  const struct ss_row *,
-					  struct ss_cell *))
+static struct ss_col *
+add_col(struct ss_out *out, const char *head, const char *key, int width,
+	bool table,
+	void (*get)(const struct ss_out *, const struct ss_col *,
+		    const struct ss_interval *, const struct ss_row *,
+		    struct ss_cell *))
 {
 	struct ss_col *c = &out->cols[out->ncols++];
 
@@ -405,8 +408,8 @@ static void table_text(const struct ss_col *col, const struct ss_cell *c,
 		if (col->width < 0 && (size_t)-col->width > max)
 			max = -col->width;
 		for (i = 0; c->s[i] && i < max && i + 1 < len; i++)
-			buf[i] = isprint((unsigned char)c->s[i]) ? c->s[i] :
-								   '?';
+			buf[i] =
+				isprint((unsigned char)c->s[i]) ? c->s[i] : '?';
 		buf[i] = '\0';
 		/* long paths: keep the tail, it is the distinctive part */
 		if (col->width < 0 && strlen(c->s) > (size_t)-col->width &&
@@ -448,8 +451,7 @@ static void print_timestamp(FILE *f, const struct ss_interval *iv)
 	fprintf(f, "%s\n", buf);
 }
 
-static size_t shown_rows(const struct ss_out *out,
-			 const struct ss_interval *iv)
+static size_t shown_rows(const struct ss_out *out, const struct ss_interval *iv)
 {
 	if (out->o->top && out->o->top < iv->n)
 		return out->o->top;
@@ -489,14 +491,14 @@ static void print_table(struct ss_out *out, FILE *f,
 		fputc('\n', f);
 	}
 	if (iv->stats[SS_STAT_DROPS])
-		fprintf(f, "dropped %" PRIu64
-			   " updates: map full (raise --map-entries)\n",
+		fprintf(f,
+			"dropped %" PRIu64
+			" updates: map full (raise --map-entries)\n",
 			iv->stats[SS_STAT_DROPS]);
 	fputc('\n', f);
 }
 
-static void print_csv(struct ss_out *out, FILE *f,
-		      const struct ss_interval *iv)
+static void print_csv(struct ss_out *out, FILE *f, const struct ss_interval *iv)
 {
 	if (!out->header_done) {
 		for (int i = 0; i < out->ncols; i++)
