@@ -600,7 +600,7 @@ Test(output_csv, counters_na_are_empty_fields)
 		for (size_t i = 0; i < sizeof(empty) / sizeof(empty[0]); i++)
 			expect_field(l[0], l[1], empty[i], "");
 	}
-	expect_field(l[0], l[1], "scaled", "0");
+	expect_field(l[0], l[1], "scaled", ""); /* not measured: empty */
 	expect_field(l[0], l[1], "cpu_pct", "25.0000");
 	expect_field(l[0], l[1], "cgroup_id", "7");
 	free(txt);
@@ -713,7 +713,7 @@ Test(output_json, counters_na_are_null)
 	ss_out_init(&fx.out);
 	txt = render(&fx);
 	cr_expect(strstr(txt, "\"cycles\":null,\"instructions\":null,"
-			      "\"ipc\":null,\"scaled\":0"),
+			      "\"ipc\":null,\"scaled\":null"),
 		  "%s", txt);
 	py = python_read(txt);
 	if (py) {
