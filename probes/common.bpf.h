@@ -25,14 +25,26 @@
 
 BPF_HASH(accum, struct ss_key, struct ss_val, SS_MAP_ENTRIES);
 BPF_PERCPU_ARRAY(cpu_state, struct ss_cpu, 1);
-BPF_PERCPU_ARRAY(stats, __u64, SS_STAT_MAX);
+/*
+ * The enum ss_stat counts live in struct ss_cpu (cpu_state), so the switch
+ * handler, which has its CPU's state already, bumps them without another
+ * map lookup.  Programs on one CPU never nest, so a plain add is safe.
+ */
+static __always_inline void ss_cpu_stat_add(struct ss_cpu *cpu, __u32 idx,
+					    __u64 v)
+{
+	if (idx < SS_STAT_MAX)
+		cpu->stats[idx] += v;
+}
 
+/* stat_add - add v to this CPU's stat idx (one lookup of cpu_state) */
 static __always_inline void stat_add(__u32 idx, __u64 v)
 {
-	__u64 *p = stats.lookup(&idx);
+	__u32 zero = 0;
+	struct ss_cpu *cpu = cpu_state.lookup(&zero);
 
-	if (p)
-		*p += v;
+	if (cpu)
+		ss_cpu_stat_add(cpu, idx, v);
 }
 
 /* Does the current task pass the -p / -t filter? */

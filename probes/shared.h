@@ -11,6 +11,7 @@
 
 #define SS_COMM_LEN 16
 #define SS_MAX_COUNTERS 8
+#define SS_NR_STATS 16 /* size of enum ss_stat (SS_STAT_MAX) */
 #define SS_HIST_SLOTS 27 /* log2 slots: 0 .. 2^26 (us) before clamping */
 
 /*
@@ -55,6 +56,8 @@ struct ss_cpu {
 	__u64 ctr_delta[SS_MAX_COUNTERS];
 	__u64 ctr_delta_valid; /* bit i: ctr_delta[i] is to be charged */
 	__u64 ctr_delta_scaled; /* bit i: ctr_delta[i] was scaled */
+	/* enum ss_stat counts of this CPU: cumulative, summed by the host */
+	__u64 stats[SS_NR_STATS];
 };
 
 /* Per-CPU counters of what the probes did, summed by the host. */
@@ -72,7 +75,7 @@ enum ss_stat {
 				* not seen (the kernel skips tracepoint
 				* programs while a bpf() map syscall runs on
 				* the CPU), so the slice's owner is unknown */
-	SS_STAT_MAX = 16,
+	SS_STAT_MAX = SS_NR_STATS,
 };
 
 #endif

@@ -32,19 +32,19 @@ static __always_inline struct ss_val *ss_charge_slice(struct ss_cpu *cpu,
 						      __u32 tgid, __u32 tid)
 {
 	if (last == 0) {
-		stat_add(SS_STAT_FIRST_SLICE, 1);
+		ss_cpu_stat_add(cpu, SS_STAT_FIRST_SLICE, 1);
 		return NULL;
 	}
 	if (now < last) {
-		stat_add(SS_STAT_ANOMALY, 1);
+		ss_cpu_stat_add(cpu, SS_STAT_ANOMALY, 1);
 		return NULL;
 	}
 	if (tid == 0) {
-		stat_add(SS_STAT_IDLE_NS, now - last);
+		ss_cpu_stat_add(cpu, SS_STAT_IDLE_NS, now - last);
 		return NULL;
 	}
 	if (!ss_selected(tgid, tid) || !ss_cgroup_selected()) {
-		stat_add(SS_STAT_FILTERED_NS, now - last);
+		ss_cpu_stat_add(cpu, SS_STAT_FILTERED_NS, now - last);
 		return NULL;
 	}
 
@@ -76,12 +76,12 @@ TRACEPOINT_PROBE(sched, sched_switch)
 #endif
 	/* A missed switch leaves the slice's owner unknown: never guess. */
 	if (last && cpu->curr_tid != tid) {
-		stat_add(SS_STAT_MISSED, 1);
+		ss_cpu_stat_add(cpu, SS_STAT_MISSED, 1);
 		last = 0;
 	}
 	cpu->curr_tid = args->next_pid;
 	cpu->last_switch_ns = now;
-	stat_add(SS_STAT_SWITCHES, 1);
+	ss_cpu_stat_add(cpu, SS_STAT_SWITCHES, 1);
 	ss_feature_switch_counters(cpu, tgid, tid);
 	SS_HIST_SWITCH();
 	SS_TRACE_SWITCH();
@@ -118,7 +118,7 @@ int ss_checkpoint(struct bpf_perf_event_data *ctx)
 	__u32 tid = (__u32)id, tgid = id >> 32;
 
 	if (last && cpu->curr_tid != tid) {
-		stat_add(SS_STAT_MISSED, 1);
+		ss_cpu_stat_add(cpu, SS_STAT_MISSED, 1);
 		last = 0;
 	}
 	cpu->curr_tid = tid;

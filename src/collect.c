@@ -8,13 +8,29 @@
 
 #include <bcc/libbpf.h>
 
+/*
+ * The stats are the stats[] of struct ss_cpu in the per-CPU cpu_state map
+ * (stats_fd): one lookup returns every possible CPU's struct.  dst is laid
+ * out [SS_STAT_MAX][ncpus].  Returns 0 or -errno.
+ */
 static int read_stats(struct ss_collector *c, uint64_t *dst)
 {
-	for (__u32 i = 0; i < SS_STAT_MAX; i++) {
-		if (bpf_lookup_elem(c->stats_fd, &i, &dst[i * c->ncpus]))
-			return -errno;
+	struct ss_cpu *cpus = calloc(c->ncpus, sizeof(*cpus));
+	__u32 zero = 0;
+	int err = 0;
+
+	if (!cpus)
+		return -ENOMEM;
+	if (bpf_lookup_elem(c->stats_fd, &zero, cpus)) {
+		err = -errno;
+		goto out;
 	}
-	return 0;
+	for (int i = 0; i < SS_STAT_MAX; i++)
+		for (int cpu = 0; cpu < c->ncpus; cpu++)
+			dst[i * c->ncpus + cpu] = cpus[cpu].stats[i];
+out:
+	free(cpus);
+	return err;
 }
 
 /* ss_collect_init - see collect.h */

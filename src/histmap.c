@@ -174,8 +174,9 @@ size_t ss_histmap_csv(FILE *f, const struct ss_hist_rec *r, size_t n,
 			if (!h->val.slots[s])
 				continue;
 			ss_hist_slot_bounds(s, &low, &high);
-			fprintf(f, "%.3f,%s,", fmt->time_s,
-				ss_hist_kind_name(h->key.kind));
+			fprintf(f, "%.3f,%s,%s,", fmt->time_s,
+				ss_hist_kind_name(h->key.kind),
+				fmt->ms ? "msecs" : "usecs");
 			if (fmt->per)
 				fprintf(f, "%" PRIu32, h->key.tgid);
 			fputc(',', f);

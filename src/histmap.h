@@ -71,11 +71,11 @@ void ss_histmap_text(FILE *f, const struct ss_hist_rec *r, size_t n,
 		     const struct ss_hist_fmt *fmt);
 
 /* The header line of the CSV histogram block. */
-#define SS_HIST_CSV_HEADER "time,kind,pid,tid,comm,low,high,count"
+#define SS_HIST_CSV_HEADER "time,kind,unit,pid,tid,comm,low,high,count"
 
 /*
  * ss_histmap_csv - one CSV line per non-empty slot of each record:
- * time,kind,pid,tid,comm,low,high,count (no header).  pid is empty for the
+ * time,kind,unit,pid,tid,comm,low,high,count (no header).  pid is empty for the
  * one-histogram mode, tid empty unless per thread, comm empty when neither;
  * low/high are in usecs (msecs with -m).  Returns the lines written.
  */

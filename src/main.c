@@ -117,7 +117,7 @@ static int setup(struct ss_app *app)
 	if (ss_exiting)
 		return 0;
 	int accum = ss_bpf_map_fd(&app->bpf, "accum");
-	int stats = ss_bpf_map_fd(&app->bpf, "stats");
+	int stats = ss_bpf_map_fd(&app->bpf, "cpu_state"); /* ss_cpu.stats */
 
 	if (accum < 0 || stats < 0) {
 		fprintf(stderr, "switchstat: BPF maps missing\n");

@@ -124,7 +124,7 @@ sleep 3
 freeze "$SL"
 k1=$(snap "$SL")
 stop_tool
-head -1 "$T/sl.out" | grep -qx 'time,kind,pid,tid,comm,low,high,count' ||
+head -1 "$T/sl.out" | grep -qx 'time,kind,unit,pid,tid,comm,low,high,count' ||
 	fail "CSV histogram header: $(head -1 "$T/sl.out")"
 check csv "$T/sl.out" "$SL" "$k0" "$k1" offcpu=vol "offcpu_mode:$frozen" \
 	runq=slices oncpu=slices || fail "sleeper"
