@@ -155,9 +155,15 @@ static __always_inline void ss_hist_leave(__u32 tid, __u64 prev_state,
 {
 	int blocked = (prev_state & SS_PREV_STATE_SLEEP_MASK) != 0;
 
-	/* its last switch: the state went at sched_process_exit already */
-	if (prev_state & SS_PREV_STATE_EXIT_MASK)
+	/*
+	 * Its last switch.  sched_process_exit deleted the state already, but
+	 * a wakeup during the rest of do_exit may have made it again: this
+	 * switch is the task's last event, so delete here too (H8).
+	 */
+	if (prev_state & SS_PREV_STATE_EXIT_MASK) {
+		hist_task.delete(&tid);
 		return;
+	}
 	if (blocked && !SS_HIST_OFFCPU) {
 		struct ss_hist_task *t = hist_task.lookup(&tid);
 

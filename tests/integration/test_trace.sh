@@ -38,6 +38,9 @@ field() { awk -v f="$2:" '$1 == f { print $2 }' /proc/"$1"/status; }
 oncpu() { awk '{ print $1 }' /proc/"$1"/schedstat; }
 # all context switches of the machine so far (sum of nr_switches)
 ctxt() { awk '$1 == "ctxt" { print $2 }' /proc/stat; }
+# irq + softirq + steal time of all CPUs, ns (/proc/stat, USER_HZ ticks):
+# wall-clock slices include it, the kernel's schedstat run time does not
+irq_ns() { awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { printf "%.0f\n", ($7 + $8 + $9) * 1e9 / hz }' /proc/stat; }
 
 # launch NAME ARGS...: switchstat in the background, output in $T/NAME.*
 launch() {
@@ -81,6 +84,7 @@ await tab "$TAB"
 v0_PING=$(field "$PING" voluntary_ctxt_switches)
 i0_PING=$(field "$PING" nonvoluntary_ctxt_switches)
 c0_PING=$(oncpu "$PING")
+IRQ0=$(irq_ns)
 v0_PONG=$(field "$PONG" voluntary_ctxt_switches)
 i0_PONG=$(field "$PONG" nonvoluntary_ctxt_switches)
 c0_PONG=$(oncpu "$PONG")
@@ -102,6 +106,7 @@ stop_wait "$PING" "$PONG"
 v1_PING=$(field "$PING" voluntary_ctxt_switches)
 i1_PING=$(field "$PING" nonvoluntary_ctxt_switches)
 c1_PING=$(oncpu "$PING")
+IRQ1=$(irq_ns)
 v1_PONG=$(field "$PONG" voluntary_ctxt_switches)
 i1_PONG=$(field "$PONG" nonvoluntary_ctxt_switches)
 c1_PONG=$(oncpu "$PONG")
@@ -122,12 +127,13 @@ check() {
 	python3 - "$T/$1.out" "$T/$1.err" "$summary" "$2" "$PING" "$PONG" \
 		"$((v1_PING - v0_PING))" "$((i1_PING - i0_PING))" "$((c1_PING - c0_PING))" \
 		"$((v1_PONG - v0_PONG))" "$((i1_PONG - i0_PONG))" "$((c1_PONG - c0_PONG))" \
-		"$((C2 - C1))" "$((C3 - C0))" "$OVERFLOW" <<'PY' || fail "$1: trace accounting"
+		"$((C2 - C1))" "$((C3 - C0))" "$OVERFLOW" "$((IRQ1 - IRQ0))" <<'PY' || fail "$1: trace accounting"
 import csv, re, sys
 out, err, summary, mode = sys.argv[1:5]
 ping, pong = sys.argv[5:7]
 kern = {ping: list(map(int, sys.argv[7:10])), pong: list(map(int, sys.argv[10:13]))}
 inner, outer, overflow = int(sys.argv[13]), int(sys.argv[14]), int(sys.argv[15])
+irq = int(sys.argv[16])
 m = re.match(r"switchstat: (\d+) events traced, (\d+) lost, (\d+) missed", summary)
 if not m:
     sys.exit("summary %r" % summary)
@@ -180,10 +186,21 @@ elif unseen == 0:
         (kv, ki, kc), (gv, gi, gc) = kern[t], got[t]
         if (gv, gi) != (kv, ki):
             sys.exit("nothing lost, yet tid %s lines differ from the kernel" % t)
-        err_pct = abs(gc - kc) * 100.0 / kc
-        print("  tid %s: slices %.1f ms, schedstat %.1f ms, error %.3f%%" % (t, gc / 1e6, kc / 1e6, err_pct))
-        if err_pct > 2:
-            sys.exit("slice sum off by more than 2%")
+        # Slices run from our program's start at one switch to the next.
+        # Three tracers are attached in this test, and the others' programs
+        # run inside the same switches, before or after ours, with costs
+        # that differ between a switch-out of ping (-p PING submits) and a
+        # switch-in: that shifts one end of every ~5 us slice by up to
+        # ~0.6 us.  So allow 2% plus 1 us per slice (plus irq/softirq/steal
+        # time, which wall-clock slices include and schedstat may not).
+        # Single-tracer on-CPU accuracy is checked in test_voluntary.sh.
+        slack = kc * 0.02 + 1000 * (gv + gi) + irq
+        err_pct = (gc - kc) * 100.0 / kc
+        print("  tid %s: slices %.1f ms, schedstat %.1f ms, error %+.3f%% "
+              "(allowed +-%.1f ms: 2%%, %d slices x 1 us, irq %.1f ms)"
+              % (t, gc / 1e6, kc / 1e6, err_pct, slack / 1e6, gv + gi, irq / 1e6))
+        if abs(gc - kc) > slack:
+            sys.exit("slice sum off by more than the allowed error")
 PY
 }
 check tr free
