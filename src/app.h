@@ -23,7 +23,7 @@ struct ss_app {
 	struct ss_collector col;
 	struct ss_interval iv;
 	struct ss_out out;
-	FILE *f;             /* report stream (stdout) */
+	FILE *f; /* report stream (stdout) */
 	int ncpus_possible;
 	int ncpus_online;
 	uint32_t map_entries;

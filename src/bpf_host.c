@@ -61,7 +61,8 @@ int ss_bpf_check_env(struct ss_bpf *b, char *err, size_t errlen)
 	if (env && *env) {
 		if (!is_dir(env)) {
 			snprintf(err, errlen,
-				 "kernel headers not found: BCC_KERNEL_SOURCE=%s "
+				 "kernel headers not found: "
+				 "BCC_KERNEL_SOURCE=%s "
 				 "is not a directory",
 				 env);
 			return -1;
@@ -85,7 +86,8 @@ int ss_bpf_check_env(struct ss_bpf *b, char *err, size_t errlen)
 		return 0;
 	}
 	snprintf(err, errlen,
-		 "kernel headers not found for %s (looked in /lib/modules/%s/build "
+		 "kernel headers not found for %s (looked in "
+		 "/lib/modules/%s/build "
 		 "and /sys/kernel/kheaders.tar.xz): install linux-headers-%s, "
 		 "or run scripts/setup.sh to use the distribution's headers",
 		 u.release, u.release, u.release);
@@ -96,8 +98,8 @@ int ss_bpf_check_env(struct ss_bpf *b, char *err, size_t errlen)
 int ss_bpf_compile(struct ss_bpf *b, const char *text, const char **cflags,
 		   int ncflags, char *err, size_t errlen)
 {
-	b->mod = bpf_module_create_c_from_string(text, 0, cflags, ncflags,
-						 true, NULL);
+	b->mod = bpf_module_create_c_from_string(text, 0, cflags, ncflags, true,
+						 NULL);
 	if (!b->mod) {
 		snprintf(err, errlen,
 			 "BPF compile failed (clang's messages above); "
@@ -127,18 +129,17 @@ int ss_bpf_load(struct ss_bpf *b, const char *fn, int type, char *err,
 		b->verifier_log = calloc(1, LOG_SIZE);
 	if (b->verifier_log)
 		b->verifier_log[0] = '\0';
-	fd = bcc_func_load(b->mod, type, fn, start,
-			   bpf_function_size(b->mod, fn),
-			   bpf_module_license(b->mod),
-			   bpf_module_kern_version(b->mod), 0, b->verifier_log,
-			   b->verifier_log ? LOG_SIZE : 0, NULL, -1);
+	fd = bcc_func_load(
+		b->mod, type, fn, start, bpf_function_size(b->mod, fn),
+		bpf_module_license(b->mod), bpf_module_kern_version(b->mod), 0,
+		b->verifier_log, b->verifier_log ? LOG_SIZE : 0, NULL, -1);
 	if (fd < 0) {
 		snprintf(err, errlen,
 			 "BPF program %s rejected by the kernel: %s%s", fn,
 			 strerror(errno),
-			 b->verifier_log && b->verifier_log[0] ?
-				 " (verifier log above)" :
-				 "");
+			 b->verifier_log && b->verifier_log[0]
+				 ? " (verifier log above)"
+				 : "");
 		/* libbcc has already printed the log to stderr */
 		return -1;
 	}
@@ -170,8 +171,7 @@ int ss_bpf_add_link(struct ss_bpf *b, int fd)
 int ss_bpf_attach_tp(struct ss_bpf *b, const char *fn, const char *category,
 		     const char *name, char *err, size_t errlen)
 {
-	int pfd, fd = ss_bpf_load(b, fn, BPF_PROG_TYPE_TRACEPOINT, err,
-				  errlen);
+	int pfd, fd = ss_bpf_load(b, fn, BPF_PROG_TYPE_TRACEPOINT, err, errlen);
 
 	if (fd < 0)
 		return -1;

@@ -14,14 +14,14 @@
 #define SS_ERR_LEN 512
 
 struct ss_bpf {
-	void *mod;                   /* libbcc module */
-	int prog_fd[SS_MAX_PROGS];   /* loaded programs */
+	void *mod; /* libbcc module */
+	int prog_fd[SS_MAX_PROGS]; /* loaded programs */
 	const char *prog_name[SS_MAX_PROGS];
 	int nprogs;
-	int link_fd[SS_MAX_LINKS];   /* perf fds of attachments */
+	int link_fd[SS_MAX_LINKS]; /* perf fds of attachments */
 	int nlinks;
-	char headers[4096];          /* kernel headers dir libbcc will use */
-	char *verifier_log;          /* last load failure's log, or NULL */
+	char headers[4096]; /* kernel headers dir libbcc will use */
+	char *verifier_log; /* last load failure's log, or NULL */
 	int verbose;
 };
 

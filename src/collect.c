@@ -61,9 +61,8 @@ static int drain_batch(struct ss_collector *c, struct ss_interval *iv)
 	for (;;) {
 		count = c->max_entries;
 		err = bpf_lookup_and_delete_batch(c->accum_fd,
-						  first ? NULL : &token,
-						  &token, c->keys, c->vals,
-						  &count);
+						  first ? NULL : &token, &token,
+						  c->keys, c->vals, &count);
 		if (err && errno != ENOENT)
 			return -errno;
 		for (__u32 i = 0; i < count; i++)
@@ -136,8 +135,8 @@ int ss_collect(struct ss_collector *c, struct ss_interval *iv)
 				iv->idle_ns[cpu] = d;
 		}
 	}
-	memcpy(c->prev, c->cur, (size_t)SS_STAT_MAX * c->ncpus *
-					 sizeof(uint64_t));
+	memcpy(c->prev, c->cur,
+	       (size_t)SS_STAT_MAX * c->ncpus * sizeof(uint64_t));
 	return n;
 }
 

@@ -66,8 +66,7 @@ int ss_check_target(const char *proc, uint32_t pid, uint32_t tid, char *err,
 	if (pid) {
 		if (ss_status_field(proc, pid, "Tgid", &tgid) ||
 		    state_of(proc, pid, &state)) {
-			snprintf(err, errlen, "no such process: %" PRIu32,
-				 pid);
+			snprintf(err, errlen, "no such process: %" PRIu32, pid);
 			return -1;
 		}
 		if (tgid != pid) {
@@ -92,7 +91,8 @@ int ss_check_target(const char *proc, uint32_t pid, uint32_t tid, char *err,
 		}
 		if (pid && tgid != pid) {
 			snprintf(err, errlen,
-				 "thread %" PRIu32 " belongs to process %" PRIu64
+				 "thread %" PRIu32
+				 " belongs to process %" PRIu64
 				 ", not %" PRIu32,
 				 tid, tgid, pid);
 			return -1;

@@ -225,16 +225,17 @@ Test(histmap, csv_rows)
 	r[0].val.slots[10] = 9;
 	out = CAPTURE(n = ss_histmap_csv(f, r, 1, &fmt));
 	cr_expect_eq(n, 2);
-	cr_expect_str_eq(out,
-			 "1700000000.250,runq,usecs,42,43,\"a,b\",0,1,1\n"
-			 "1700000000.250,runq,usecs,42,43,\"a,b\",1024,2047,9\n");
+	cr_expect_str_eq(
+		out, "1700000000.250,runq,usecs,42,43,\"a,b\",0,1,1\n"
+		     "1700000000.250,runq,usecs,42,43,\"a,b\",1024,2047,9\n");
 	free(out);
 
 	fmt.per = 0;
 	r[1].val.slots[26] = 2;
 	out = CAPTURE(n = ss_histmap_csv(f, &r[1], 1, &fmt));
 	cr_expect_eq(n, 1);
-	cr_expect_str_eq(out, "1700000000.250,oncpu,usecs,,,,67108864,134217727,2\n");
+	cr_expect_str_eq(
+		out, "1700000000.250,oncpu,usecs,,,,67108864,134217727,2\n");
 	free(out);
 	cr_expect_str_eq(SS_HIST_CSV_HEADER,
 			 "time,kind,unit,pid,tid,comm,low,high,count");
