@@ -159,3 +159,28 @@ stop_tool() {
 	kill -INT "$TOOL_PID"
 	wait_tool
 }
+
+# launch NAME ARGS...: switchstat in the background, output in $T/NAME.*;
+# sets LAUNCHED.  await NAME PID: until it is attached (its banner).
+# Unlike start_tool, several can be launched first and awaited together.
+launch() {
+	local name=$1
+	shift
+	"$SWITCHSTAT" "$@" >"$T/$name.out" 2>"$T/$name.err" &
+	LAUNCHED=$!
+	BG_PIDS+=("$LAUNCHED")
+}
+await() {
+	for _ in $(seq 1 1200); do
+		grep -q Tracing "$T/$1.out" "$T/$1.err" 2>/dev/null && return 0
+		kill -0 "$2" 2>/dev/null || { cat "$T/$1.err" >&2; fail "$1: exited before attaching"; }
+		sleep 0.05
+	done
+	fail "$1: not attached within 60 s"
+}
+# reap PID NAME: wait for it, fail unless exit code 0
+reap() {
+	local rc=0
+	wait "$1" || rc=$?
+	[ "$rc" -eq 0 ] || { cat "$T/$2.err" >&2; fail "$2: exit code $rc"; }
+}

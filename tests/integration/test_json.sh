@@ -27,29 +27,6 @@ stop_wait() {
 	done
 	fail "pid $1 did not stop"
 }
-# launch NAME ARGS...: switchstat in the background (out/err in $T/NAME.*),
-# sets LAUNCHED; await NAME PID: until it is attached (its banner)
-launch() {
-	local name=$1
-	shift
-	"$SWITCHSTAT" "$@" >"$T/$name.out" 2>"$T/$name.err" &
-	LAUNCHED=$!
-	BG_PIDS+=("$LAUNCHED")
-}
-await() {
-	for _ in $(seq 1 1200); do
-		grep -q Tracing "$T/$1.out" "$T/$1.err" 2>/dev/null && return 0
-		kill -0 "$2" 2>/dev/null || { cat "$T/$1.err" >&2; fail "$1: exited before attaching"; }
-		sleep 0.05
-	done
-	fail "$1: not attached within 60 s"
-}
-# reap PID NAME: wait for it, fail unless exit code 0
-reap() {
-	local rc=0
-	wait "$1" || rc=$?
-	[ "$rc" -eq 0 ] || { cat "$T/$2.err" >&2; fail "$2: exit code $rc"; }
-}
 vol() { awk '/^voluntary_ctxt_switches/ { print $2 }' /proc/"$1"/status; }
 invol() { awk '/^nonvoluntary_ctxt_switches/ { print $2 }' /proc/"$1"/status; }
 
@@ -74,7 +51,7 @@ import csv, json, sys
 jpath, cpath, npath, pid, sums = sys.argv[1:6]
 name = open(npath, "rb").read().rstrip(b"\n").decode()
 pid = int(pid)
-header = open(cpath).readline().rstrip("\n").split(",")
+header = open(cpath, errors="surrogateescape").readline().rstrip("\n").split(",")
 want_keys = ["type"] + header
 ints = {"pid", "tid", "switches", "voluntary", "involuntary", "oncpu_ns",
         "cgroup_id", "dropped"}
@@ -139,7 +116,7 @@ import json, sys
 jpath, cpath, npath, pid, dv, di, unseen = sys.argv[1:8]
 name = open(npath, "rb").read().rstrip(b"\n").decode()
 pid, dv, di, unseen = int(pid), int(dv), int(di), int(unseen)
-header = open(cpath).readline().rstrip("\n").split(",")
+header = open(cpath, errors="surrogateescape").readline().rstrip("\n").split(",")
 want_keys = ["type"] + header
 ints = {"ts_ns", "cpu", "prev_pid", "prev_tid", "voluntary", "next_tid"}
 vol = invol = 0
@@ -177,7 +154,7 @@ python3 - "$T/tcsv.out" "$T/odd.name" "$ODD" "$((v1 - v0 + i1 - i0))" "$cunseen"
 import csv, sys
 cpath, npath, pid, dn, unseen = sys.argv[1:6]
 name = open(npath, "rb").read().rstrip(b"\n").decode()
-rows = list(csv.DictReader(open(cpath, newline="", encoding="utf-8")))
+rows = list(csv.DictReader(open(cpath, newline="", encoding="utf-8", errors="surrogateescape")))
 bad = [r["prev_comm"] for r in rows if r["prev_comm"] != name or r["prev_pid"] != pid]
 if bad:
     sys.exit("CSV prev_comm %r != %r" % (bad[0], name))

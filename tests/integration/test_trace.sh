@@ -42,27 +42,6 @@ ctxt() { awk '$1 == "ctxt" { print $2 }' /proc/stat; }
 # wall-clock slices include it, the kernel's schedstat run time does not
 irq_ns() { awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { printf "%.0f\n", ($7 + $8 + $9) * 1e9 / hz }' /proc/stat; }
 
-# launch NAME ARGS...: switchstat in the background, output in $T/NAME.*
-launch() {
-	local name=$1
-	shift
-	"$SWITCHSTAT" "$@" >"$T/$name.out" 2>"$T/$name.err" &
-	LAUNCHED=$!
-	BG_PIDS+=("$LAUNCHED")
-}
-await() {
-	for _ in $(seq 1 1200); do
-		grep -q Tracing "$T/$1.out" "$T/$1.err" 2>/dev/null && return 0
-		kill -0 "$2" 2>/dev/null || { cat "$T/$1.err" >&2; fail "$1: exited before attaching"; }
-		sleep 0.05
-	done
-	fail "$1: not attached within 60 s"
-}
-reap() {
-	local rc=0
-	wait "$1" || rc=$?
-	[ "$rc" -eq 0 ] || { cat "$T/$2.err" >&2; fail "$2: exit code $rc"; }
-}
 
 "$WORKLOADS/pingpong" "$T/pp.pids" &
 BG_PIDS+=("$!")
