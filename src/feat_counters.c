@@ -118,28 +118,38 @@ static void set_columns(struct ss_app *app, int n, bool na)
 				   sizeof(app->out.ctr_name[i]));
 }
 
+/* events chosen by counters_check: ctr.ev[0 .. nr_parsed) */
+static int nr_parsed;
+
+/* counters_check - see hooks.h */
+int counters_check(struct ss_app *app)
+{
+	char err[256];
+
+	if (app->o.no_counters)
+		return 0;
+	if (!app->o.events_given) {
+		nr_parsed = events_default(ctr.ev);
+		return 0;
+	}
+	nr_parsed = events_parse(app->o.events, ctr.ev, SS_MAX_EVENTS, err,
+				 sizeof(err));
+	if (nr_parsed < 0) {
+		fprintf(stderr, "switchstat: -e: %s\n", err);
+		fprintf(stderr, "Try 'switchstat -h' for more information.\n");
+		return 2;
+	}
+	return 0;
+}
+
 /*
- * Parse the events and open them on every CPU; sets ctr.nr when the probe
- * must read counters.  Returns 0, 1 (environment) or 2 (bad input).
+ * Open the events counters_check chose on every CPU; sets ctr.nr when the
+ * probe must read counters.  Returns 0 or 1 (environment).
  */
 static int open_counters(struct ss_app *app)
 {
-	char err[256];
-	int n, i, ret = 1;
+	int n = nr_parsed, i, ret = 1;
 	bool *online;
-
-	if (app->o.events_given) {
-		n = events_parse(app->o.events, ctr.ev, SS_MAX_EVENTS, err,
-				 sizeof(err));
-		if (n < 0) {
-			fprintf(stderr, "switchstat: -e: %s\n", err);
-			fprintf(stderr, "Try 'switchstat -h' for more "
-					"information.\n");
-			return 2;
-		}
-	} else {
-		n = events_default(ctr.ev);
-	}
 
 	ctr.ncpus = app->ncpus_possible;
 	ctr.fd = malloc(sizeof(int) * SS_MAX_EVENTS * ctr.ncpus);

@@ -17,7 +17,12 @@
 
 #include "app.h"
 
-/* perf counters at each switch (feat_counters.c) */
+/*
+ * perf counters at each switch (feat_counters.c); counters_check parses
+ * -e (user input: returns 0 or 2) and runs before the root-only
+ * counters_configure.
+ */
+int counters_check(struct ss_app *app);
 int counters_configure(struct ss_app *app);
 int counters_attach(struct ss_app *app);
 void counters_close(struct ss_app *app);

@@ -70,17 +70,6 @@ static int setup(struct ss_app *app)
 {
 	char err[SS_ERR_LEN];
 
-	if (ss_bpf_check_env(&app->bpf, err, sizeof(err))) {
-		fprintf(stderr, "switchstat: %s\n", err);
-		return 1;
-	}
-	if (app->o.verbose)
-		fprintf(stderr,
-			"switchstat: kernel headers for compiling: %s "
-			"(probes read only tracepoint fields and helpers, "
-			"never kernel structs)\n",
-			app->bpf.headers);
-
 	app->map_entries =
 		app->o.map_entries ? app->o.map_entries : default_map_entries();
 	ss_app_define(app, "SS_MAP_ENTRIES", app->map_entries);
@@ -91,10 +80,34 @@ static int setup(struct ss_app *app)
 	if (getenv("SWITCHSTAT_TEST_VERIFIER_FAIL"))
 		ss_app_define(app, "SS_TEST_VERIFIER_FAIL", 1);
 
+	/* user input first (exit 2), then the environment (exit 1) */
+	static int (*const check_input[])(struct ss_app *) = {
+		counters_check,
+		hist_configure,
+		mem_configure,
+		trace_configure,
+	};
+	for (size_t i = 0; i < sizeof(check_input) / sizeof(check_input[0]);
+	     i++) {
+		int ret = check_input[i](app);
+
+		if (ret)
+			return ret;
+	}
+	if (ss_bpf_check_env(&app->bpf, err, sizeof(err))) {
+		fprintf(stderr, "switchstat: %s\n", err);
+		return 1;
+	}
+	if (app->o.verbose)
+		fprintf(stderr,
+			"switchstat: kernel headers for compiling: %s "
+			"(probes read only tracepoint fields and helpers, "
+			"never kernel structs)\n",
+			app->bpf.headers);
+	/* these open perf events and set sysctls: root only */
 	static int (*const configure[])(struct ss_app *) = {
-		/* user input checks (exit 2) before environment warnings */
-		hist_configure,	    mem_configure,	 trace_configure,
-		counters_configure, selfstats_configure,
+		counters_configure,
+		selfstats_configure,
 	};
 	for (size_t i = 0; i < sizeof(configure) / sizeof(configure[0]); i++) {
 		int ret = configure[i](app);
