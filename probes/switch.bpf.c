@@ -31,10 +31,8 @@ static __always_inline struct ss_val *ss_charge_slice(struct ss_cpu *cpu,
 						      __u64 now, __u64 last,
 						      __u32 tgid, __u32 tid)
 {
-	if (last == 0) {
-		ss_cpu_stat_add(cpu, SS_STAT_FIRST_SLICE, 1);
+	if (last == 0) /* counted by the caller: first or missed */
 		return NULL;
-	}
 	if (now < last) {
 		ss_cpu_stat_add(cpu, SS_STAT_ANOMALY, 1);
 		return NULL;
@@ -75,7 +73,9 @@ TRACEPOINT_PROBE(sched, sched_switch)
 	now += *(volatile __u64 *)(long)bpf_get_prandom_u32();
 #endif
 	/* A missed switch leaves the slice's owner unknown: never guess. */
-	if (last && cpu->curr_tid != tid) {
+	if (!last) {
+		ss_cpu_stat_add(cpu, SS_STAT_FIRST_SLICE, 1);
+	} else if (cpu->curr_tid != tid) {
 		ss_cpu_stat_add(cpu, SS_STAT_MISSED, 1);
 		last = 0;
 	}
@@ -117,7 +117,9 @@ int ss_checkpoint(struct bpf_perf_event_data *ctx)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id, tgid = id >> 32;
 
-	if (last && cpu->curr_tid != tid) {
+	if (!last) {
+		ss_cpu_stat_add(cpu, SS_STAT_FIRST_SLICE, 1);
+	} else if (cpu->curr_tid != tid) {
 		ss_cpu_stat_add(cpu, SS_STAT_MISSED, 1);
 		last = 0;
 	}

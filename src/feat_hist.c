@@ -355,6 +355,19 @@ void hist_interval(struct ss_app *app)
 	fflush(app->f);
 }
 
+/* hist_reset - see hooks.h */
+void hist_reset(struct ss_app *app)
+{
+	const struct ss_opts *o = &app->o;
+
+	if (!o->hist || (hs.map_fd < 0 && hs.cpu_fd < 0))
+		return;
+	if (hs.fmt.per)
+		drain();
+	else
+		read_global(o);
+}
+
 /* hist_close - see hooks.h */
 void hist_close(struct ss_app *app)
 {

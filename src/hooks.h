@@ -31,6 +31,8 @@ void counters_close(struct ss_app *app);
 int hist_configure(struct ss_app *app);
 int hist_attach(struct ss_app *app);
 void hist_interval(struct ss_app *app);
+/* hist_reset: discard what the histograms hold so far (start of run) */
+void hist_reset(struct ss_app *app);
 void hist_close(struct ss_app *app);
 
 /* cgroups and memory events (feat_mem.c) */

@@ -77,7 +77,8 @@ static int setup(struct ss_app *app)
 	ss_app_define(app, "SS_FILTER_TGID", app->o.pid);
 	ss_app_define(app, "SS_FILTER_TID", app->o.tid);
 	/* test hook for the verifier-rejection test (tests/integration) */
-	if (getenv("SWITCHSTAT_TEST_VERIFIER_FAIL"))
+	if (getenv("SWITCHSTAT_TEST_VERIFIER_FAIL") &&
+	    !strcmp(getenv("SWITCHSTAT_TEST_VERIFIER_FAIL"), "1"))
 		ss_app_define(app, "SS_TEST_VERIFIER_FAIL", 1);
 
 	/* user input first (exit 2), then the environment (exit 1) */
@@ -247,7 +248,19 @@ static int report(struct ss_app *app, uint64_t *start_ns)
 static int run(struct ss_app *app)
 {
 	uint64_t interval_ns = app->o.interval_ms * 1000000ULL;
-	uint64_t t0 = clock_ns(CLOCK_MONOTONIC), start = t0;
+	uint64_t t0, start;
+
+	/*
+	 * The probes have run since they were attached: throw that away, so
+	 * the first interval, like every other, runs from one collect to the
+	 * next and never holds time from before it began (H4, H7).
+	 */
+	ss_rows_reset(&app->iv);
+	if (ss_collect(&app->col, &app->iv) < 0)
+		return 1;
+	hist_reset(app);
+	t0 = clock_ns(CLOCK_MONOTONIC);
+	start = t0;
 	uint64_t end = app->o.duration_s
 			       ? t0 + app->o.duration_s * 1000000000ULL
 			       : UINT64_MAX;

@@ -7,6 +7,7 @@
 need_root
 
 bg "$WORKLOADS/sleeper" 1000
+bg taskset -c 1 "$WORKLOADS/spinner" 0 idlespin # one thread: <= 1 CPU
 start_tool idle --csv -n 0 -i 500 --idle -L
 sleep 2.2
 stop_tool
@@ -34,6 +35,9 @@ for t in times:
     total = sum(int(r["oncpu_ns"]) for r in by_time[t])
     limit = ncpus * ivl * 1e9 * 1.02
     for r in by_time[t]:
+        # a thread (-L) or a CPU's idle task runs at most one CPU, in the
+        # first interval too (nothing from before it began)
+        assert float(r["cpu_pct"]) <= 102, "%s/%s %s at %s%% of a CPU in interval %s" % (r["pid"], r["tid"], r["comm"], r["cpu_pct"], t)
         v = int(r["oncpu_ns"])
         assert v <= ivl * 1e9 * 1.02, "row %s/%s %s has %d ns in a %.3f s interval" % (r["pid"], r["tid"], r["comm"], v, ivl)
     assert total <= limit, "interval %s: %d ns > %d CPUs x %.3f s" % (t, total, ncpus, ivl)
