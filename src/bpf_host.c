@@ -29,6 +29,30 @@ static bool is_dir(const char *p)
 	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/*
+ * A kernel headers tree that libbcc can compile against has a Makefile and
+ * an include/ directory (Debian's split layout keeps the rest in source/).
+ */
+static int headers_complete(const char *dir, char *err, size_t errlen)
+{
+	char p[PATH_MAX];
+	struct utsname u;
+
+	snprintf(p, sizeof(p), "%s/include", dir);
+	if (is_dir(p)) {
+		snprintf(p, sizeof(p), "%s/Makefile", dir);
+		if (access(p, R_OK) == 0)
+			return 0;
+	}
+	uname(&u);
+	snprintf(err, errlen,
+		 "kernel headers at %s are incomplete (no Makefile or "
+		 "include/): "
+		 "reinstall linux-headers-%s, or run scripts/setup.sh",
+		 dir, u.release);
+	return -1;
+}
+
 /* ss_tracepoint_exists - see bpf_host.h */
 bool ss_tracepoint_exists(const char *category, const char *name)
 {
@@ -68,7 +92,7 @@ int ss_bpf_check_env(struct ss_bpf *b, char *err, size_t errlen)
 			return -1;
 		}
 		snprintf(b->headers, sizeof(b->headers), "%s", env);
-		return 0;
+		return headers_complete(b->headers, err, errlen);
 	}
 	snprintf(p, sizeof(p), "/lib/modules/%s/build", u.release);
 	if (is_dir(p)) {
@@ -78,7 +102,7 @@ int ss_bpf_check_env(struct ss_bpf *b, char *err, size_t errlen)
 			snprintf(b->headers, sizeof(b->headers), "%s", real);
 		else
 			snprintf(b->headers, sizeof(b->headers), "%s", p);
-		return 0;
+		return headers_complete(b->headers, err, errlen);
 	}
 	if (access("/sys/kernel/kheaders.tar.xz", R_OK) == 0) {
 		snprintf(b->headers, sizeof(b->headers),

@@ -16,6 +16,14 @@ grep -q "kernel headers not found" "$T/h.err" || fail "missing headers: no clear
 [ "$(grep -c . "$T/h.err")" -le 2 ] || fail "missing headers: more than one message line"
 info "no headers: $(tail -1 "$T/h.err")"
 
+# H1: a headers directory that is there but empty -> the same kind of message
+mkdir -p "$T/emptyhdr"
+rc=0
+BCC_KERNEL_SOURCE="$T/emptyhdr" "$SWITCHSTAT" -d 1 >/dev/null 2>"$T/e.err" || rc=$?
+[ "$rc" -eq 1 ] || fail "empty headers: exit $rc, want 1"
+grep -q "kernel headers at .* are incomplete" "$T/e.err" || fail "empty headers: $(cat "$T/e.err")"
+[ "$(grep -c . "$T/e.err")" -le 2 ] || fail "empty headers: more than one message line: $(cat "$T/e.err")"
+
 # H1: -v says which headers were used
 "$SWITCHSTAT" -v -d 1 -i 500 >/dev/null 2>"$T/v.err" || fail "-v run failed"
 grep -q "kernel headers for compiling: /" "$T/v.err" || fail "-v does not name the headers"
