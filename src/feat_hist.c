@@ -9,7 +9,10 @@
  * that never switches still shows its time in each interval.  An interval
  * boundary misplaces at most one period of each CPU's time (moved to the
  * next interval, not lost), hence period = interval / 200 (0.5%), at least
- * 1 ms.  A timer interrupt does not switch tasks: switch counts unchanged.
+ * 1 ms and at most 10 ms: a slice whose owner is unknown because a switch
+ * was missed (see SS_STAT_MISSED) is skipped, so checkpoints also bound
+ * what one missed switch can lose.  A timer interrupt does not switch
+ * tasks: switch counts unchanged.
  *
  * Histograms (probes/hist.bpf.h): one per kind is kept as cumulative
  * per-CPU counts in hist_cpu, summed and diffed here each interval; per
@@ -33,6 +36,7 @@
 
 #define CKPT_DIV 200 /* checkpoints per interval */
 #define CKPT_MIN_NS 1000000ULL
+#define CKPT_MAX_NS 10000000ULL
 #define EXIT_PROG "tracepoint__sched__sched_process_exit"
 #define HIST_MAX_KEYS 65536 /* hist map size cap (-P/-L): 15 MB */
 
@@ -67,6 +71,8 @@ int hist_configure(struct ss_app *app)
 		hs.period_ns = o->interval_ms * 1000000ULL / CKPT_DIV;
 		if (hs.period_ns < CKPT_MIN_NS)
 			hs.period_ns = CKPT_MIN_NS;
+		if (hs.period_ns > CKPT_MAX_NS)
+			hs.period_ns = CKPT_MAX_NS;
 		if (o->verbose)
 			fprintf(stderr,
 				"switchstat: checkpoints every %.3f ms/CPU\n",
