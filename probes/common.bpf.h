@@ -77,4 +77,3 @@ static __always_inline struct ss_val *ss_current_val(__u32 tgid, __u32 tid)
 		stat_add(SS_STAT_DROPS, 1);
 	return val;
 }
-

@@ -62,16 +62,16 @@ struct ss_cpu {
 
 /* Per-CPU counters of what the probes did, summed by the host. */
 enum ss_stat {
-	SS_STAT_IDLE_NS,       /* on-CPU time of this CPU's idle task */
-	SS_STAT_SWITCHES,      /* sched_switch events seen */
-	SS_STAT_FIRST_SLICE,   /* slices skipped: began before we started */
-	SS_STAT_ANOMALY,       /* slices skipped: clock went backwards */
-	SS_STAT_DROPS,         /* failed map inserts (map full) */
-	SS_STAT_CTR_FIRST,     /* counter deltas skipped: no previous value */
+	SS_STAT_IDLE_NS, /* on-CPU time of this CPU's idle task */
+	SS_STAT_SWITCHES, /* sched_switch events seen */
+	SS_STAT_FIRST_SLICE, /* slices skipped: began before we started */
+	SS_STAT_ANOMALY, /* slices skipped: clock went backwards */
+	SS_STAT_DROPS, /* failed map inserts (map full) */
+	SS_STAT_CTR_FIRST, /* counter deltas skipped: no previous value */
 	SS_STAT_CTR_BACKWARDS, /* counter deltas skipped: value went back */
-	SS_STAT_CTR_ERROR,     /* counter reads that failed */
-	SS_STAT_FILTERED_NS,   /* on-CPU time of tasks outside -p/-t */
-	SS_STAT_MISSED,        /* slices skipped: a switch on this CPU was
+	SS_STAT_CTR_ERROR, /* counter reads that failed */
+	SS_STAT_FILTERED_NS, /* on-CPU time of tasks outside -p/-t */
+	SS_STAT_MISSED, /* slices skipped: a switch on this CPU was
 				* not seen (the kernel skips tracepoint
 				* programs while a bpf() map syscall runs on
 				* the CPU), so the slice's owner is unknown */
