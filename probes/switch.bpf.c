@@ -55,6 +55,29 @@ static __always_inline struct ss_val *ss_charge_slice(struct ss_cpu *cpu,
 	return val;
 }
 
+/*
+ * ss_slice_next - end this CPU's current slice at now and start the next
+ * one, owned by next_tid.  Returns the ended slice's start (ns), or 0 when
+ * it must not be charged: the first slice on this CPU (began before we
+ * started), or one whose owner is unknown because a switch on this CPU
+ * was missed (the task leaving is not the one we saw arrive): never guess.
+ */
+static __always_inline __u64 ss_slice_next(struct ss_cpu *cpu, __u64 now,
+					   __u32 tid, __u32 next_tid)
+{
+	__u64 last = cpu->last_switch_ns;
+
+	if (!last) {
+		ss_cpu_stat_add(cpu, SS_STAT_FIRST_SLICE, 1);
+	} else if (cpu->curr_tid != tid) {
+		ss_cpu_stat_add(cpu, SS_STAT_MISSED, 1);
+		last = 0;
+	}
+	cpu->curr_tid = next_tid;
+	cpu->last_switch_ns = now;
+	return last;
+}
+
 TRACEPOINT_PROBE(sched, sched_switch)
 {
 	__u32 zero = 0;
@@ -63,8 +86,7 @@ TRACEPOINT_PROBE(sched, sched_switch)
 	if (!cpu)
 		return 0;
 
-	__u64 now = bpf_ktime_get_ns();
-	__u64 last = cpu->last_switch_ns;
+	__u64 now = bpf_ktime_get_ns(), last;
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id, tgid = id >> 32;
 
@@ -72,15 +94,7 @@ TRACEPOINT_PROBE(sched, sched_switch)
 	/* test hook (case H10): a load the verifier must reject */
 	now += *(volatile __u64 *)(long)bpf_get_prandom_u32();
 #endif
-	/* A missed switch leaves the slice's owner unknown: never guess. */
-	if (!last) {
-		ss_cpu_stat_add(cpu, SS_STAT_FIRST_SLICE, 1);
-	} else if (cpu->curr_tid != tid) {
-		ss_cpu_stat_add(cpu, SS_STAT_MISSED, 1);
-		last = 0;
-	}
-	cpu->curr_tid = args->next_pid;
-	cpu->last_switch_ns = now;
+	last = ss_slice_next(cpu, now, tid, args->next_pid);
 	ss_cpu_stat_add(cpu, SS_STAT_SWITCHES, 1);
 	ss_feature_switch_counters(cpu, tgid, tid);
 	SS_HIST_SWITCH();
@@ -112,19 +126,11 @@ int ss_checkpoint(struct bpf_perf_event_data *ctx)
 	if (!cpu)
 		return 0;
 
-	__u64 now = bpf_ktime_get_ns();
-	__u64 last = cpu->last_switch_ns;
+	__u64 now = bpf_ktime_get_ns(), last;
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id, tgid = id >> 32;
 
-	if (!last) {
-		ss_cpu_stat_add(cpu, SS_STAT_FIRST_SLICE, 1);
-	} else if (cpu->curr_tid != tid) {
-		ss_cpu_stat_add(cpu, SS_STAT_MISSED, 1);
-		last = 0;
-	}
-	cpu->curr_tid = tid;
-	cpu->last_switch_ns = now;
+	last = ss_slice_next(cpu, now, tid, tid);
 	ss_feature_switch_counters(cpu, tgid, tid);
 	SS_HIST_CHECKPOINT();
 	ss_charge_slice(cpu, now, last, tgid, tid);
