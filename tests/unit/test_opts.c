@@ -16,37 +16,7 @@
 
 static const char hint[] = "Try 'switchstat -h' for more information.\n";
 
-struct run {
-	int ret;
-	struct ss_opts o;
-	char *out, *err;
-	size_t outlen, errlen;
-};
-
-/* ss_parse_opts on "switchstat" + args, with stdout/stderr captured. */
-static void parse(struct run *r, const char *const *args)
-{
-	char *argv[32];
-	int argc = 0;
-	FILE *out, *err;
-
-	argv[argc++] = "switchstat";
-	while (*args && argc < 31)
-		argv[argc++] = (char *)*args++;
-	argv[argc] = NULL;
-	out = open_memstream(&r->out, &r->outlen);
-	err = open_memstream(&r->err, &r->errlen);
-	cr_assert(out && err);
-	r->ret = ss_parse_opts(argc, argv, &r->o, out, err);
-	fclose(out);
-	fclose(err);
-}
-
-static void run_free(struct run *r)
-{
-	free(r->out);
-	free(r->err);
-}
+#include "opts_run.h"
 
 static const char *joined(const char *const *args)
 {

@@ -14,39 +14,7 @@
 #include "events.h"
 #include "opts.h"
 
-#define MAX_ARGS 16
-
-struct run {
-	int ret;
-	struct ss_opts o;
-	char *out, *err;
-	size_t outlen, errlen;
-};
-
-/* Parse a NULL-terminated argument list (argv[0] added) and capture output. */
-static void parse(struct run *r, const char *const *args)
-{
-	char *argv[MAX_ARGS + 2];
-	int argc = 0;
-	FILE *out, *err;
-
-	argv[argc++] = "switchstat";
-	for (; *args && argc <= MAX_ARGS; args++)
-		argv[argc++] = (char *)*args;
-	argv[argc] = NULL;
-	out = open_memstream(&r->out, &r->outlen);
-	err = open_memstream(&r->err, &r->errlen);
-	cr_assert(out && err);
-	r->ret = ss_parse_opts(argc, argv, &r->o, out, err);
-	fclose(out);
-	fclose(err);
-}
-
-static void run_free(struct run *r)
-{
-	free(r->out);
-	free(r->err);
-}
+#include "opts_run.h"
 
 static char *args_str(const char *const *args)
 {
