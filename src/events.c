@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * events.c - perf event name table, list parsing and counter arithmetic.
+ * events.c - the perf event table, list parsing and counter arithmetic.
  */
 #include "events.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,52 +16,188 @@
 	 ((uint64_t)PERF_COUNT_HW_CACHE_OP_##op << 8) | \
 	 ((uint64_t)PERF_COUNT_HW_CACHE_RESULT_##result << 16))
 
-struct event_name {
-	const char *name;
-	uint32_t type;
-	uint64_t config;
+/*
+ * Every perf event switchstat knows, one row per distinct type/config:
+ * perf list's first spelling (the canonical name used in output and for the
+ * derived IPC/MPKI columns), the other spellings accepted by -e, and the
+ * table column header (at most 10 characters).
+ */
+static const struct ss_event_def event_defs[] = {
+	{ "cycles",
+	  { "cpu-cycles" },
+	  PERF_TYPE_HARDWARE,
+	  PERF_COUNT_HW_CPU_CYCLES,
+	  "CYCLES" },
+	{ "instructions",
+	  { NULL },
+	  PERF_TYPE_HARDWARE,
+	  PERF_COUNT_HW_INSTRUCTIONS,
+	  "INSTR" },
+	{ "cache-references",
+	  { NULL },
+	  PERF_TYPE_HARDWARE,
+	  PERF_COUNT_HW_CACHE_REFERENCES,
+	  "LLC-REF" },
+	{ "cache-misses",
+	  { NULL },
+	  PERF_TYPE_HARDWARE,
+	  PERF_COUNT_HW_CACHE_MISSES,
+	  "LLC-MISS" },
+	{ "branch-instructions",
+	  { "branches" },
+	  PERF_TYPE_HARDWARE,
+	  PERF_COUNT_HW_BRANCH_INSTRUCTIONS,
+	  "BRANCH" },
+	{ "branch-misses",
+	  { NULL },
+	  PERF_TYPE_HARDWARE,
+	  PERF_COUNT_HW_BRANCH_MISSES,
+	  "BR-MISS" },
+	{ "bus-cycles",
+	  { NULL },
+	  PERF_TYPE_HARDWARE,
+	  PERF_COUNT_HW_BUS_CYCLES,
+	  "BUS-CYCLES" },
+	{ "ref-cycles",
+	  { NULL },
+	  PERF_TYPE_HARDWARE,
+	  PERF_COUNT_HW_REF_CPU_CYCLES,
+	  "REF-CYCLES" },
+	{ "stalled-cycles-frontend",
+	  { NULL },
+	  PERF_TYPE_HARDWARE,
+	  PERF_COUNT_HW_STALLED_CYCLES_FRONTEND,
+	  "STALLED-CY" },
+	{ "stalled-cycles-backend",
+	  { NULL },
+	  PERF_TYPE_HARDWARE,
+	  PERF_COUNT_HW_STALLED_CYCLES_BACKEND,
+	  "STALLED-CY" },
+	{ "L1-dcache-loads",
+	  { NULL },
+	  PERF_TYPE_HW_CACHE,
+	  HW_CACHE_CONFIG(L1D, READ, ACCESS),
+	  "L1-DCACHE-" },
+	{ "L1-dcache-load-misses",
+	  { NULL },
+	  PERF_TYPE_HW_CACHE,
+	  HW_CACHE_CONFIG(L1D, READ, MISS),
+	  "L1-DCACHE-" },
+	{ "LLC-loads",
+	  { NULL },
+	  PERF_TYPE_HW_CACHE,
+	  HW_CACHE_CONFIG(LL, READ, ACCESS),
+	  "LLC-LOADS" },
+	/* perf decodes an LLC name with no operation as a read */
+	{ "LLC-load-misses",
+	  { "LLC-misses" },
+	  PERF_TYPE_HW_CACHE,
+	  HW_CACHE_CONFIG(LL, READ, MISS),
+	  "LLC-LOAD-M" },
+	{ "cpu-clock",
+	  { NULL },
+	  PERF_TYPE_SOFTWARE,
+	  PERF_COUNT_SW_CPU_CLOCK,
+	  "CPU-CLK" },
+	{ "task-clock",
+	  { NULL },
+	  PERF_TYPE_SOFTWARE,
+	  PERF_COUNT_SW_TASK_CLOCK,
+	  "TASK-CLK" },
+	{ "page-faults",
+	  { "faults" },
+	  PERF_TYPE_SOFTWARE,
+	  PERF_COUNT_SW_PAGE_FAULTS,
+	  "FAULTS" },
+	{ "minor-faults",
+	  { NULL },
+	  PERF_TYPE_SOFTWARE,
+	  PERF_COUNT_SW_PAGE_FAULTS_MIN,
+	  "MINFLT" },
+	{ "major-faults",
+	  { NULL },
+	  PERF_TYPE_SOFTWARE,
+	  PERF_COUNT_SW_PAGE_FAULTS_MAJ,
+	  "MAJFLT" },
+	{ "context-switches",
+	  { "cs" },
+	  PERF_TYPE_SOFTWARE,
+	  PERF_COUNT_SW_CONTEXT_SWITCHES,
+	  "CS" },
+	{ "cpu-migrations",
+	  { "migrations" },
+	  PERF_TYPE_SOFTWARE,
+	  PERF_COUNT_SW_CPU_MIGRATIONS,
+	  "MIGR" },
 };
 
-static const struct event_name event_names[] = {
-	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
-	{ "cache-references", PERF_TYPE_HARDWARE,
-	  PERF_COUNT_HW_CACHE_REFERENCES },
-	{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
-	{ "branch-instructions", PERF_TYPE_HARDWARE,
-	  PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
-	{ "bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES },
-	{ "ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES },
-	{ "stalled-cycles-frontend", PERF_TYPE_HARDWARE,
-	  PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
-	{ "stalled-cycles-backend", PERF_TYPE_HARDWARE,
-	  PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
-	{ "L1-dcache-loads", PERF_TYPE_HW_CACHE,
-	  HW_CACHE_CONFIG(L1D, READ, ACCESS) },
-	{ "L1-dcache-load-misses", PERF_TYPE_HW_CACHE,
-	  HW_CACHE_CONFIG(L1D, READ, MISS) },
-	{ "LLC-loads", PERF_TYPE_HW_CACHE, HW_CACHE_CONFIG(LL, READ, ACCESS) },
-	{ "LLC-load-misses", PERF_TYPE_HW_CACHE,
-	  HW_CACHE_CONFIG(LL, READ, MISS) },
-	/* perf falls back to the read op when none is named */
-	{ "LLC-misses", PERF_TYPE_HW_CACHE, HW_CACHE_CONFIG(LL, READ, MISS) },
-	{ "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
-	{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
-	{ "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
-	{ "faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
-	{ "minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
-	{ "major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
-	{ "context-switches", PERF_TYPE_SOFTWARE,
-	  PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
-};
+#define N_EVENT_DEFS (sizeof(event_defs) / sizeof(event_defs[0]))
 
-#define N_EVENT_NAMES (sizeof(event_names) / sizeof(event_names[0]))
+/* ss_event_defs - see events.h */
+size_t ss_event_defs(const struct ss_event_def **defs)
+{
+	*defs = event_defs;
+	return N_EVENT_DEFS;
+}
+
+static bool spelled(const char *name, const char *s, size_t len)
+{
+	return name && strlen(name) == len && !memcmp(name, s, len);
+}
+
+/* the row one of whose spellings is [s, s + len), or NULL */
+static const struct ss_event_def *def_named(const char *s, size_t len)
+{
+	for (size_t i = 0; i < N_EVENT_DEFS; i++) {
+		const struct ss_event_def *d = &event_defs[i];
+
+		if (spelled(d->name, s, len))
+			return d;
+		for (size_t a = 0; a < SS_EVENT_ALIASES; a++)
+			if (spelled(d->alias[a], s, len))
+				return d;
+	}
+	return NULL;
+}
+
+/* ss_event_def_of - see events.h */
+const struct ss_event_def *ss_event_def_of(const struct ss_event *ev)
+{
+	if (ev->type == PERF_TYPE_RAW)
+		return NULL;
+	for (size_t i = 0; i < N_EVENT_DEFS; i++)
+		if (event_defs[i].type == ev->type &&
+		    event_defs[i].config == ev->config)
+			return &event_defs[i];
+	return NULL;
+}
+
+/* ss_event_canonical - see events.h */
+void ss_event_canonical(const struct ss_event *ev, char *buf, size_t len)
+{
+	const struct ss_event_def *d = ss_event_def_of(ev);
+
+	if (!len)
+		return;
+	snprintf(buf, len, "%s", d ? d->name : ev->name);
+}
+
+/* ss_event_head - see events.h */
+void ss_event_head(const char *name, char *buf, size_t len)
+{
+	const struct ss_event_def *d = def_named(name, strlen(name));
+	size_t i;
+
+	if (!len)
+		return;
+	if (d) {
+		snprintf(buf, len, "%s", d->head);
+		return;
+	}
+	for (i = 0; name[i] && i < SS_EVENT_HEAD_LEN && i + 1 < len; i++)
+		buf[i] = toupper((unsigned char)name[i]);
+	buf[i] = '\0';
+}
 
 __attribute__((format(printf, 3, 4))) static void
 set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -118,19 +255,16 @@ static bool is_blank(char c)
 static int parse_one(const char *s, size_t len, struct ss_event *ev, char *err,
 		     size_t errlen)
 {
-	size_t i;
+	const struct ss_event_def *d;
 	int ret;
 
 	memset(ev, 0, sizeof(*ev));
-	for (i = 0; i < N_EVENT_NAMES; i++) {
-		const struct event_name *e = &event_names[i];
-
-		if (strlen(e->name) == len && !memcmp(e->name, s, len)) {
-			ev->type = e->type;
-			ev->config = e->config;
-			ev->hardware = e->type != PERF_TYPE_SOFTWARE;
-			goto found;
-		}
+	d = def_named(s, len);
+	if (d) {
+		ev->type = d->type;
+		ev->config = d->config;
+		ev->hardware = d->type != PERF_TYPE_SOFTWARE;
+		goto found;
 	}
 	if (s[0] != 'r') {
 		set_err(err, errlen, "unknown event \"%.*s\"", (int)len, s);

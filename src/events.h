@@ -24,6 +24,52 @@ struct ss_event {
 	bool hardware; /* needs a PMU counter (HARDWARE, HW_CACHE, RAW) */
 };
 
+#define SS_EVENT_ALIASES 2 /* most other spellings of one event */
+#define SS_EVENT_HEAD_LEN 10 /* longest table column header */
+
+/*
+ * struct ss_event_def - one perf event switchstat knows by name: the one
+ * table that -e parsing, canonical names and column headers all read.
+ */
+struct ss_event_def {
+	const char *name; /* canonical: perf list's first spelling */
+	const char *alias[SS_EVENT_ALIASES]; /* other spellings, NULL-padded */
+	uint32_t type; /* perf_event_attr.type: PERF_TYPE_* */
+	uint64_t config; /* perf_event_attr.config */
+	const char *head; /* table column header, e.g. "LLC-MISS" */
+};
+
+/*
+ * ss_event_defs - the event table.  Sets *@defs to its first row and
+ * returns the number of rows.  Each row has a distinct type/config.
+ */
+size_t ss_event_defs(const struct ss_event_def **defs);
+
+/*
+ * ss_event_def_of - the table row with @ev's type and config, or NULL for
+ * raw events (PERF_TYPE_RAW) and anything else not in the table.
+ */
+const struct ss_event_def *ss_event_def_of(const struct ss_event *ev);
+
+/*
+ * ss_event_canonical - perf's main name for @ev's type and config, e.g.
+ * cpu-cycles -> "cycles", faults -> "page-faults", cs ->
+ * "context-switches", so that output columns and derived metrics (IPC
+ * needs "cycles" and "instructions") do not depend on the alias typed.
+ * Raw events keep ev->name.  Writes at most @len bytes (NUL included) to
+ * @buf, truncating.
+ */
+void ss_event_canonical(const struct ss_event *ev, char *buf, size_t len);
+
+/*
+ * ss_event_head - table column header of the event spelled @name (any
+ * spelling): the table's header, e.g. cache-misses -> "LLC-MISS"; for a
+ * name not in the table (raw events) its first SS_EVENT_HEAD_LEN
+ * characters upper-cased ("r01c2" -> "R01C2").  Writes at most @len bytes
+ * (NUL included) to @buf.
+ */
+void ss_event_head(const char *name, char *buf, size_t len);
+
 /*
  * events_parse - parse a comma-separated list of perf event names.
  * @list:   e.g. "cycles,instructions,r01c2"; NULL is treated as ""
@@ -32,15 +78,8 @@ struct ss_event {
  * @err:    receives a one-line message on failure (may be NULL)
  * @errlen: size of @err
  *
- * Names follow perf list(1) and are case-sensitive: the generic hardware
- * events (cycles/cpu-cycles, instructions, cache-references, cache-misses,
- * branch-instructions/branches, branch-misses, bus-cycles, ref-cycles,
- * stalled-cycles-frontend, stalled-cycles-backend), the generic software
- * events (cpu-clock, task-clock, page-faults/faults, minor-faults,
- * major-faults, context-switches/cs, cpu-migrations/migrations), the legacy
- * cache events L1-dcache-loads, L1-dcache-load-misses, LLC-loads,
- * LLC-load-misses and LLC-misses (perf decodes an LLC name with no
- * operation as a read, so LLC-misses == LLC-load-misses), and raw PMU
+ * Names are the canonical names and aliases of the event table
+ * (ss_event_defs, the spellings of perf list(1), case-sensitive) and raw PMU
  * events "rNNNN" with 1-16 hex digits (PERF_TYPE_RAW). Blanks around an
  * element are ignored; modifiers such as ":u" are not supported.
  *

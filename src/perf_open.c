@@ -98,34 +98,3 @@ const char *ss_perf_why(int err, const struct ss_event *ev)
 		return "perf_event_open failed";
 	}
 }
-
-/* Main names, one per distinct type/config (perf list's first spelling). */
-static const char *const canonical_names =
-	"cycles,instructions,cache-references,cache-misses,"
-	"branch-instructions,branch-misses,bus-cycles,ref-cycles,"
-	"stalled-cycles-frontend,stalled-cycles-backend,"
-	"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses,"
-	"cpu-clock,task-clock,page-faults,minor-faults,major-faults,"
-	"context-switches,cpu-migrations";
-
-#define SS_N_CANONICAL 24
-
-/* ss_event_canonical - see perf_open.h */
-void ss_event_canonical(const struct ss_event *ev, char *buf, size_t len)
-{
-	struct ss_event all[SS_N_CANONICAL];
-	const char *name = ev->name;
-	int n;
-
-	if (!len)
-		return;
-	n = events_parse(canonical_names, all, SS_N_CANONICAL, NULL, 0);
-	for (int i = 0; i < n && ev->type != PERF_TYPE_RAW; i++) {
-		if (all[i].type == ev->type && all[i].config == ev->config) {
-			name = all[i].name;
-			break;
-		}
-	}
-	strncpy(buf, name, len - 1);
-	buf[len - 1] = '\0';
-}

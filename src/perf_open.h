@@ -2,7 +2,7 @@
 /*
  * perf_open.h - per-CPU counting perf events for the counters feature:
  * the perf_event_attr we use, which CPUs are online, what an open failure
- * means, and canonical event names.  No libbcc; unit tested.
+ * means.  No libbcc; unit tested.
  */
 #ifndef SWITCHSTAT_PERF_OPEN_H
 #define SWITCHSTAT_PERF_OPEN_H
@@ -52,15 +52,5 @@ enum ss_open_fail ss_perf_classify(int err, const struct ss_event *ev,
  * files: raise ulimit -n").  Returns a static string.
  */
 const char *ss_perf_why(int err, const struct ss_event *ev);
-
-/*
- * ss_event_canonical - perf's main name for @ev's type and config, e.g.
- * cpu-cycles -> "cycles", faults -> "page-faults", cs ->
- * "context-switches", so that output columns and derived metrics (IPC
- * needs "cycles" and "instructions") do not depend on the alias typed.
- * Raw events and names without a main name keep ev->name.  Writes at most
- * @len bytes (NUL included) to @buf.
- */
-void ss_event_canonical(const struct ss_event *ev, char *buf, size_t len);
 
 #endif

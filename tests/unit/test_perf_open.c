@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests for src/perf_open.c: attrs, CPU masks, open errors, names. */
+/* Unit tests for src/perf_open.c: attrs, CPU masks and open errors. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <string.h>
@@ -116,59 +116,4 @@ Test(why, says_what_to_do)
 	cr_assert(strstr(ss_perf_why(EACCES, &sw), "perf_event_paranoid"));
 	cr_assert_null(strstr(ss_perf_why(EINVAL, &sw), "PMU"));
 	cr_assert_not_null(ss_perf_why(12345, &sw));
-}
-
-static void canon_is(const char *name, const char *want)
-{
-	struct ss_event ev = ev_of(name);
-	char buf[32];
-
-	ss_event_canonical(&ev, buf, sizeof(buf));
-	cr_assert_str_eq(buf, want, "%s", name);
-}
-
-Test(canonical, aliases_map_to_main_names)
-{
-	canon_is("cpu-cycles", "cycles");
-	canon_is("cycles", "cycles");
-	canon_is("instructions", "instructions");
-	canon_is("cache-misses", "cache-misses");
-	canon_is("branches", "branch-instructions");
-	canon_is("faults", "page-faults");
-	canon_is("cs", "context-switches");
-	canon_is("migrations", "cpu-migrations");
-	canon_is("LLC-misses", "LLC-load-misses");
-	canon_is("cpu-clock", "cpu-clock");
-	canon_is("task-clock", "task-clock");
-	canon_is("r3c", "r3c");
-}
-
-Test(canonical, every_known_name_has_one)
-{
-	/* each name must resolve: the table in perf_open.c covers events.c */
-	static const char *const all[] = {
-		"ref-cycles",
-		"bus-cycles",
-		"stalled-cycles-frontend",
-		"stalled-cycles-backend",
-		"L1-dcache-loads",
-		"L1-dcache-load-misses",
-		"LLC-loads",
-		"minor-faults",
-		"major-faults",
-		"cache-references",
-		"branch-misses",
-	};
-
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-		canon_is(all[i], all[i]);
-}
-
-Test(canonical, truncates_safely)
-{
-	struct ss_event ev = ev_of("context-switches");
-	char buf[8];
-
-	ss_event_canonical(&ev, buf, sizeof(buf));
-	cr_assert_str_eq(buf, "context");
 }
