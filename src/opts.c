@@ -2,70 +2,181 @@
 /*
  * opts.c - command line parsing.  Flag names follow bcc's tools where bcc has
  * them (-i interval, -d duration, -p PID, -t TID, -L threads, -T timestamp,
- * -m milliseconds, -P per process, -v verbose).
+ * -m milliseconds, -P per process, -v verbose), and so does the positional
+ * form [interval [count]] in seconds (runqlat, cpudist).
+ *
+ * Every option is one row of opt_table: getopt_long's short and long option
+ * lists, the usage text and the parsing of its value are all generated from
+ * that row, so they cannot disagree.
  */
 #include "opts.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage_text[] =
-	"USAGE: switchstat [-h] [-i MS] [-d SECONDS] [-p PID | -t TID] [-L] "
-	"[-T]\n"
-	"                  [-n N] [-s KEY] [-e EVENTS] [--hist KINDS] [-m] "
-	"[-P]\n"
-	"                  [-G] [--cgroup PATH] [-M] [--trace] [--csv | "
-	"--json]\n"
-	"                  [--idle] [--check] [--self-stats] [-v]\n"
-	"\n"
-	"Summarize context switches (voluntary/involuntary), on-CPU time, "
-	"perf\n"
-	"counters and memory events per process, thread or cgroup.\n"
-	"\n"
-	"OPTIONS:\n"
-	"  -i, --interval MS       print every MS milliseconds (default 1000)\n"
-	"  -d, --duration SECONDS  stop after SECONDS (default: until Ctrl-C)\n"
-	"  -p, --pid PID           only this process (tgid), all its threads\n"
-	"  -t, --tid TID           only this thread\n"
-	"  -L, --threads           one row per thread (adds a TID column)\n"
-	"  -T, --timestamp         print a timestamp before each interval\n"
-	"  -n, --top N             rows per interval (default 20, 0 = all)\n"
-	"  -s, --sort KEY          oncpu (default), switch, vol, invol, pid\n"
-	"  -e, --events LIST       perf events, comma separated (default:\n"
-	"                          cycles,instructions,cache-misses if "
-	"available)\n"
-	"      --no-counters       do not open perf events\n"
-	"      --hist KINDS        log2 histograms: oncpu,offcpu,runq (comma "
-	"list)\n"
-	"  -H, --hist-only         histograms without the per-process table\n"
-	"  -m, --milliseconds      histograms in milliseconds (default usecs)\n"
-	"  -P, --pids              one histogram per process\n"
-	"  -G, --cgroups           one row per cgroup (v2) instead of per "
-	"process\n"
-	"      --cgroup PATH       only this cgroup (v2 path) and its "
-	"descendants\n"
-	"  -M, --memory            page faults, page allocations, direct "
-	"reclaim\n"
-	"      --trace             print one line per context switch\n"
-	"      --csv               comma-separated output, one header row\n"
-	"      --json              one JSON object per line (NDJSON)\n"
-	"      --idle              show each CPU's idle task as a row\n"
-	"      --check             print the per-interval accounting closure\n"
-	"      --self-stats        print the probes' own cost (ns per run) at "
-	"exit\n"
-	"      --map-entries N     accumulator map size (default from "
-	"pid_max)\n"
-	"  -v, --verbose           more diagnostics on stderr (repeatable)\n"
-	"  -h, --help              this help\n"
-	"      --version           print the version\n"
-	"\n"
+#include "histkind.h"
+
+/* How an option's value is stored. */
+enum opt_kind {
+	OPT_FLAG, /* no value: sets a bool */
+	OPT_COUNT, /* no value: increments an int (-v -v) */
+	OPT_NUM, /* decimal in [min, max] into a uint32_t or uint64_t */
+	OPT_TEXT, /* non-empty text, kept as given */
+	OPT_WORD, /* text checked by a parse function */
+	OPT_HELP, /* print the usage, exit 0 */
+	OPT_VERSION, /* print the version, exit 0 */
+};
+
+struct opt_def {
+	char key; /* short option letter, or 0 for a long-only option */
+	const char *name; /* long option name */
+	const char *arg; /* value name in the usage; NULL: takes no value */
+	const char *help; /* usage text; '\n' starts a continuation line */
+	enum opt_kind kind;
+	size_t off; /* field of struct ss_opts */
+	size_t size; /* sizeof that field (OPT_NUM) */
+	uint64_t min, max; /* OPT_NUM: accepted range */
+	const char *what; /* a bad value is "invalid <what> '<value>'" */
+	const char *want; /* ... ": want <want>" */
+	int (*word)(const char *arg, struct ss_opts *o); /* OPT_WORD */
+	bool synopsis_or_next; /* USAGE line shows "[this | next]" */
+	bool hidden_from_synopsis; /* in OPTIONS only, not on the USAGE line */
+};
+
+#define FIELD(f)                            \
+	.off = offsetof(struct ss_opts, f), \
+	.size = sizeof(((struct ss_opts *)0)->f)
+#define FLAG(k, n, f, h)                                                   \
+	{                                                                  \
+		.key = k, .name = n, .help = h, .kind = OPT_FLAG, FIELD(f) \
+	}
+#define NUM(k, n, a, f, lo, hi, w, ok, h)                                  \
+	{                                                                  \
+		.key = k, .name = n, .arg = a, .help = h, .kind = OPT_NUM, \
+		FIELD(f), .min = lo, .max = hi, .what = w, .want = ok      \
+	}
+#define WORD(k, n, a, f, fn, w, ok, h)                                      \
+	{                                                                   \
+		.key = k, .name = n, .arg = a, .help = h, .kind = OPT_WORD, \
+		FIELD(f), .word = fn, .what = w, .want = ok                 \
+	}
+
+static int parse_sort(const char *arg, struct ss_opts *o);
+static int parse_hist(const char *arg, struct ss_opts *o);
+static int parse_events(const char *arg, struct ss_opts *o);
+
+/* In usage order. */
+static const struct opt_def opt_table[] = {
+	{ .key = 'h', .name = "help", .help = "this help", .kind = OPT_HELP },
+	NUM('i', "interval", "MS", interval_ms, 1, 86400000, "interval",
+	    "1..86400000 ms", "print every MS milliseconds (default 1000)"),
+	NUM('d', "duration", "SECONDS", duration_s, 1, 31536000, "duration",
+	    "1..31536000 s", "stop after SECONDS (default: until Ctrl-C)"),
+	{ .key = 'p',
+	  .name = "pid",
+	  .arg = "PID",
+	  .kind = OPT_NUM,
+	  FIELD(pid),
+	  .min = 1,
+	  .max = 4194304,
+	  .what = "pid",
+	  .want = "a PID",
+	  .synopsis_or_next = true,
+	  .help = "only this process (tgid), all its threads" },
+	NUM('t', "tid", "TID", tid, 1, 4194304, "tid", "a TID",
+	    "only this thread"),
+	FLAG('L', "threads", per_thread,
+	     "one row per thread (adds a TID column)"),
+	FLAG('T', "timestamp", timestamp,
+	     "print a timestamp before each interval"),
+	NUM('n', "top", "N", top, 0, 1000000, "row count", "0..1000000",
+	    "rows per interval (default 20, 0 = all)"),
+	WORD('s', "sort", "KEY", sort, parse_sort, "sort key",
+	     "oncpu, switch, vol, invol or pid",
+	     "oncpu (default), switch, vol, invol, pid"),
+	WORD('e', "events", "LIST", events, parse_events, "event list", NULL,
+	     "perf events, comma separated (default:\n"
+	     "cycles,instructions,cache-misses if available)"),
+	{ .name = "no-counters",
+	  .help = "do not open perf events",
+	  .kind = OPT_FLAG,
+	  FIELD(no_counters),
+	  .hidden_from_synopsis = true },
+	WORD(0, "hist", "KINDS", hist, parse_hist, "histogram kind",
+	     "oncpu, offcpu, runq (comma list)",
+	     "log2 histograms: oncpu,offcpu,runq (comma list)"),
+	FLAG('H', "hist-only", hist_only,
+	     "histograms without the per-process table"),
+	FLAG('m', "milliseconds", milliseconds,
+	     "histograms in milliseconds (default usecs)"),
+	FLAG('P', "pids", hist_per_process, "one histogram per process"),
+	FLAG('G', "cgroups", per_cgroup,
+	     "one row per cgroup (v2) instead of per process"),
+	{ .name = "cgroup",
+	  .arg = "PATH",
+	  .kind = OPT_TEXT,
+	  FIELD(cgroup),
+	  .what = "cgroup path",
+	  .help = "only this cgroup (v2 path) and its descendants" },
+	FLAG('M', "memory", memory,
+	     "page faults, page allocations, direct reclaim"),
+	FLAG(0, "trace", trace, "print one line per context switch"),
+	{ .name = "csv",
+	  .kind = OPT_FLAG,
+	  FIELD(csv),
+	  .synopsis_or_next = true,
+	  .help = "comma-separated output, one header row" },
+	FLAG(0, "json", json, "one JSON object per line (NDJSON)"),
+	FLAG(0, "idle", idle, "show each CPU's idle task as a row"),
+	FLAG(0, "check", check, "print the per-interval accounting closure"),
+	FLAG(0, "self-stats", self_stats,
+	     "print the probes' own cost (ns per run) at exit"),
+	{ .name = "map-entries",
+	  .arg = "N",
+	  .kind = OPT_NUM,
+	  FIELD(map_entries),
+	  .min = 1024,
+	  .max = 4194304,
+	  .what = "map size",
+	  .want = "1024..4194304",
+	  .hidden_from_synopsis = true,
+	  .help = "accumulator map size (default from pid_max)" },
+	{ .key = 'v',
+	  .name = "verbose",
+	  .kind = OPT_COUNT,
+	  FIELD(verbose),
+	  .help = "more diagnostics on stderr (repeatable)" },
+	{ .name = "version",
+	  .help = "print the version",
+	  .kind = OPT_VERSION,
+	  .hidden_from_synopsis = true },
+};
+
+#define N_OPTS (sizeof(opt_table) / sizeof(opt_table[0]))
+#define LONG_ONLY_BASE 256 /* getopt value of row i without a letter */
+
+/*
+ * The positional form, bcc style: [interval [count]], both in seconds
+ * (count: number of intervals).  Mixing it with -i or -d is an error.
+ */
+#define POS_INTERVAL_MAX 86400 /* s; -i's bound in seconds */
+#define POS_TOTAL_MAX 31536000 /* s; -d's bound: interval * count */
+
+static const char pos_help[] =
+	"  interval                print every interval seconds (not with -i, "
+	"-d)\n"
+	"  count                   stop after count intervals\n";
+
+static const char examples[] =
 	"EXAMPLES:\n"
 	"    switchstat                # top processes every second, Ctrl-C to "
 	"end\n"
-	"    switchstat -i 1000 -d 5   # five 1-second intervals\n"
+	"    switchstat 1 5            # five 1-second intervals\n"
+	"    switchstat -i 500 -d 2    # four 500 ms intervals\n"
 	"    switchstat -p 185         # only process 185 (all its threads)\n"
 	"    switchstat -p 185 -L      # process 185, one row per thread\n"
 	"    switchstat -e cpu-clock,page-faults   # software counters per "
@@ -74,10 +185,84 @@ static const char usage_text[] =
 	"    switchstat -G -M          # per cgroup, with memory events\n"
 	"    switchstat --csv -d 10 > out.csv      # for scripts\n";
 
+#define USAGE_WIDTH 78 /* wrap the USAGE line here */
+#define HELP_COLUMN 26 /* option help text starts in this column */
+
+/* "-i MS" or "--hist KINDS" as on the USAGE line */
+static int synopsis_item(const struct opt_def *d, char *buf, size_t len)
+{
+	if (d->key)
+		return snprintf(buf, len, "-%c%s%s", d->key, d->arg ? " " : "",
+				d->arg ? d->arg : "");
+	return snprintf(buf, len, "--%s%s%s", d->name, d->arg ? " " : "",
+			d->arg ? d->arg : "");
+}
+
 /* ss_print_usage - see opts.h */
 void ss_print_usage(FILE *f)
 {
-	fputs(usage_text, f);
+	static const char lead[] = "USAGE: switchstat";
+	int col = fprintf(f, "%s", lead);
+
+	for (size_t i = 0; i <= N_OPTS; i++) {
+		char item[80], a[40];
+		int len;
+
+		if (i == N_OPTS) {
+			snprintf(item, sizeof(item), "[interval [count]]");
+		} else if (opt_table[i].hidden_from_synopsis) {
+			continue;
+		} else if (opt_table[i].synopsis_or_next && i + 1 < N_OPTS) {
+			synopsis_item(&opt_table[i], a, sizeof(a));
+			snprintf(item, sizeof(item), "[%s | ", a);
+			synopsis_item(&opt_table[++i], item + strlen(item),
+				      sizeof(item) - strlen(item));
+			strcat(item, "]");
+		} else {
+			synopsis_item(&opt_table[i], a, sizeof(a));
+			snprintf(item, sizeof(item), "[%s]", a);
+		}
+		len = (int)strlen(item);
+		if (col + 1 + len > USAGE_WIDTH)
+			col = fprintf(f, "\n%*s", (int)sizeof(lead) - 1, "") -
+			      1;
+		col += fprintf(f, " %s", item);
+	}
+	fputs("\n\n"
+	      "Summarize context switches (voluntary/involuntary), on-CPU "
+	      "time, perf\n"
+	      "counters and memory events per process, thread or cgroup.\n"
+	      "\n"
+	      "OPTIONS:\n",
+	      f);
+	for (size_t i = 0; i < N_OPTS; i++) {
+		const struct opt_def *d = &opt_table[i];
+		const char *h = d->help;
+		int col;
+
+		if (d->key)
+			col = fprintf(f, "  -%c, --%s", d->key, d->name);
+		else
+			col = fprintf(f, "      --%s", d->name);
+		if (d->arg)
+			col += fprintf(f, " %s", d->arg);
+		if (col > HELP_COLUMN - 2)
+			col = fprintf(f, "\n") - 1;
+		fprintf(f, "%*s", HELP_COLUMN - col, "");
+		for (;;) {
+			size_t n = strcspn(h, "\n");
+
+			fprintf(f, "%.*s\n", (int)n, h);
+			if (!h[n])
+				break;
+			h += n + 1;
+			fprintf(f, "%*s", HELP_COLUMN, "");
+		}
+	}
+	fputs("\nARGUMENTS:\n", f);
+	fputs(pos_help, f);
+	fputs("\n", f);
+	fputs(examples, f);
 }
 
 /* ss_parse_u64 - see opts.h */
@@ -96,53 +281,6 @@ int ss_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-enum {
-	OPT_CSV = 256,
-	OPT_JSON,
-	OPT_VERSION,
-	OPT_NO_COUNTERS,
-	OPT_HIST,
-	OPT_CGROUP,
-	OPT_TRACE,
-	OPT_SELF_STATS,
-	OPT_CHECK,
-	OPT_IDLE,
-	OPT_MAP_ENTRIES,
-};
-
-static const struct option long_opts[] = {
-	{ "interval", required_argument, NULL, 'i' },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "pid", required_argument, NULL, 'p' },
-	{ "tid", required_argument, NULL, 't' },
-	{ "threads", no_argument, NULL, 'L' },
-	{ "timestamp", no_argument, NULL, 'T' },
-	{ "top", required_argument, NULL, 'n' },
-	{ "sort", required_argument, NULL, 's' },
-	{ "events", required_argument, NULL, 'e' },
-	{ "no-counters", no_argument, NULL, OPT_NO_COUNTERS },
-	{ "hist", required_argument, NULL, OPT_HIST },
-	{ "hist-only", no_argument, NULL, 'H' },
-	{ "milliseconds", no_argument, NULL, 'm' },
-	{ "pids", no_argument, NULL, 'P' },
-	{ "cgroups", no_argument, NULL, 'G' },
-	{ "cgroup", required_argument, NULL, OPT_CGROUP },
-	{ "memory", no_argument, NULL, 'M' },
-	{ "trace", no_argument, NULL, OPT_TRACE },
-	{ "csv", no_argument, NULL, OPT_CSV },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "idle", no_argument, NULL, OPT_IDLE },
-	{ "check", no_argument, NULL, OPT_CHECK },
-	{ "self-stats", no_argument, NULL, OPT_SELF_STATS },
-	{ "map-entries", required_argument, NULL, OPT_MAP_ENTRIES },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ NULL, 0, NULL, 0 },
-};
-
-#define SHORT_OPTS ":i:d:p:t:LTn:s:e:HmPGMvh"
-
 /*
  * User text as shown in a message: control bytes (a newline would break the
  * one-line rule) become '?', and more than 40 bytes end in "...".
@@ -160,6 +298,10 @@ static const char *shown(const char *s, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * One message line "switchstat: " @fmt with @what and @arg (both shown
+ * sanitized) for its two %s, then the usage hint.  Returns SS_PARSE_ERROR.
+ */
 static int bad(FILE *err, const char *fmt, const char *what, const char *arg)
 {
 	char w[48], a[48];
@@ -171,58 +313,64 @@ static int bad(FILE *err, const char *fmt, const char *what, const char *arg)
 	return SS_PARSE_ERROR;
 }
 
+/* "switchstat: invalid <what> '<arg>': want <want>" */
+static int bad_value(FILE *err, const char *what, const char *arg,
+		     const char *want)
+{
+	char fmt[128];
+
+	snprintf(fmt, sizeof(fmt), "invalid %%s '%%s': want %s", want);
+	return bad(err, fmt, what, arg);
+}
+
 /*
  * The option as the user wrote it, for error messages, without "=value".
  * getopt_long reports a long option's error after stepping past its argv
  * element, with optopt = its val (a letter for --threads, 0 if unknown), so
  * "--threads=1" must not be named "-L".  An unknown letter inside a cluster
- * ("-Zv") leaves optind on the element before: opt is not in SHORT_OPTS then.
+ * ("-Zv") leaves optind on the element before: opt is not in @shortopts
+ * then.
  */
-static const char *opt_name(int argc, char **argv, int opt, char *buf,
-			    size_t len)
+static const char *opt_name(int argc, char **argv, int opt,
+			    const char *shortopts, char *buf, size_t len)
 {
 	const char *cur =
 		optind > 0 && optind <= argc ? argv[optind - 1] : NULL;
 
 	if (cur && !strncmp(cur, "--", 2) &&
-	    (opt == 0 || opt >= 256 ||
-	     (opt != ':' && strchr(SHORT_OPTS, opt)))) {
+	    (opt == 0 || opt >= LONG_ONLY_BASE ||
+	     (opt != ':' && strchr(shortopts, opt)))) {
 		snprintf(buf, len, "%.*s", (int)strcspn(cur, "="), cur);
 		return buf;
 	}
-	if (opt > 0 && opt < 256) {
+	if (opt > 0 && opt < LONG_ONLY_BASE) {
 		snprintf(buf, len, "-%c", opt);
 		return buf;
 	}
 	return cur ? cur : "?";
 }
 
-static int parse_hist(const char *arg, unsigned int *mask)
+static int parse_hist(const char *arg, struct ss_opts *o)
 {
-	char buf[64], *save = NULL, *tok;
+	const char *p = arg;
+	unsigned int mask = 0;
 
-	if (!*arg || strlen(arg) >= sizeof(buf))
-		return -1;
-	strcpy(buf, arg);
-	*mask = 0;
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "oncpu"))
-			*mask |= SS_HIST_ONCPU;
-		else if (!strcmp(tok, "offcpu"))
-			*mask |= SS_HIST_OFFCPU;
-		else if (!strcmp(tok, "runq"))
-			*mask |= SS_HIST_RUNQ;
-		else
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		const struct ss_hist_kind_def *k = ss_hist_kind_by_name(p, n);
+
+		if (!k) /* also "", "a,,b", ",a" and "a," */
 			return -1;
+		mask |= k->bit;
+		if (!p[n])
+			break;
+		p += n + 1;
 	}
-	/* "a,,b" and trailing commas leave empty tokens strtok skips */
-	if (strstr(arg, ",,") || arg[0] == ',' || arg[strlen(arg) - 1] == ',')
-		return -1;
-	return *mask ? 0 : -1;
+	o->hist = mask;
+	return 0;
 }
 
-static int parse_sort(const char *arg, enum ss_sort_key *key)
+static int parse_sort(const char *arg, struct ss_opts *o)
 {
 	static const struct {
 		const char *name;
@@ -235,168 +383,171 @@ static int parse_sort(const char *arg, enum ss_sort_key *key)
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		if (!strcmp(arg, keys[i].name)) {
-			*key = keys[i].key;
+			o->sort = keys[i].key;
 			return 0;
 		}
 	}
 	return -1;
 }
 
+/* the list is kept as given: events_parse judges it later */
+static int parse_events(const char *arg, struct ss_opts *o)
+{
+	if (!*arg)
+		return -1;
+	o->events = arg;
+	o->events_given = true;
+	return 0;
+}
+
+/* Store @arg for option @d into *@o; SS_PARSE_* */
+static int apply(const struct opt_def *d, const char *arg, struct ss_opts *o,
+		 FILE *out, FILE *err)
+{
+	char *field = (char *)o + d->off;
+	uint64_t v;
+
+	switch (d->kind) {
+	case OPT_FLAG:
+		*(bool *)field = true;
+		break;
+	case OPT_COUNT:
+		(*(int *)field)++;
+		break;
+	case OPT_NUM:
+		if (ss_parse_u64(arg, d->min, d->max, &v))
+			return bad_value(err, d->what, arg, d->want);
+		if (d->size == sizeof(uint32_t))
+			*(uint32_t *)field = (uint32_t)v;
+		else
+			*(uint64_t *)field = v;
+		break;
+	case OPT_TEXT:
+		if (!*arg)
+			return bad(err, "empty %s%s", d->what, NULL);
+		*(const char **)field = arg;
+		break;
+	case OPT_WORD:
+		if (d->word(arg, o)) {
+			if (!d->want)
+				return bad(err, "empty %s%s", d->what, NULL);
+			return bad_value(err, d->what, arg, d->want);
+		}
+		break;
+	case OPT_HELP:
+		ss_print_usage(out);
+		return SS_PARSE_EXIT_OK;
+	case OPT_VERSION:
+		fprintf(out, "switchstat %s\n", SS_VERSION);
+		return SS_PARSE_EXIT_OK;
+	}
+	return SS_PARSE_OK;
+}
+
+/*
+ * [interval [count]] in seconds: interval_ms = interval * 1000 and, with a
+ * count, duration_s = interval * count (the main loop then prints count
+ * tables).  @given_i_d: -i or -d was used.
+ */
+static int parse_positional(int n, char **pos, bool given_i_d,
+			    struct ss_opts *o, FILE *err)
+{
+	char want[48];
+	uint64_t interval, count;
+
+	if (n > 2)
+		return bad(err, "unexpected %s '%s'", "argument", pos[2]);
+	snprintf(want, sizeof(want), "1..%d s", POS_INTERVAL_MAX);
+	if (ss_parse_u64(pos[0], 1, POS_INTERVAL_MAX, &interval))
+		return bad_value(err, "interval", pos[0], want);
+	snprintf(want, sizeof(want), "1..%d", POS_TOTAL_MAX);
+	if (n == 2 && ss_parse_u64(pos[1], 1, POS_TOTAL_MAX, &count))
+		return bad_value(err, "count", pos[1], want);
+	if (given_i_d)
+		return bad(err, "%s and -i/-d are exclusive%s",
+			   "positional interval/count", NULL);
+	o->interval_ms = interval * 1000;
+	if (n == 2) {
+		if (interval * count > POS_TOTAL_MAX) {
+			snprintf(want, sizeof(want),
+				 "interval * count at most %d s",
+				 POS_TOTAL_MAX);
+			return bad_value(err, "count", pos[1], want);
+		}
+		o->duration_s = interval * count;
+	}
+	return SS_PARSE_OK;
+}
+
 /* ss_parse_opts - see opts.h */
 int ss_parse_opts(int argc, char **argv, struct ss_opts *o, FILE *out,
 		  FILE *err)
 {
-	char optname[48];
-	uint64_t v;
-	int c;
+	struct option longopts[N_OPTS + 1];
+	char shortopts[2 + 2 * N_OPTS + 1], optname[48];
+	bool given_i_d = false;
+	size_t ns = 0;
+	int c, ret;
 
 	memset(o, 0, sizeof(*o));
 	o->interval_ms = 1000;
 	o->top = 20;
 	o->sort = SS_SORT_ONCPU;
 
-	optind = 0; /* full reset of getopt, also of its internal state */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, SHORT_OPTS, long_opts, NULL)) !=
-	       -1) {
-		switch (c) {
-		case 'i':
-			if (ss_parse_u64(optarg, 1, 86400000, &v))
-				return bad(
-					err,
-					"invalid %s '%s': want 1..86400000 ms",
-					"interval", optarg);
-			o->interval_ms = v;
-			break;
-		case 'd':
-			if (ss_parse_u64(optarg, 1, 31536000, &v))
-				return bad(
-					err,
-					"invalid %s '%s': want 1..31536000 s",
-					"duration", optarg);
-			o->duration_s = v;
-			break;
-		case 'p':
-			if (ss_parse_u64(optarg, 1, 4194304, &v))
-				return bad(err, "invalid %s '%s': want a PID",
-					   "pid", optarg);
-			o->pid = v;
-			break;
-		case 't':
-			if (ss_parse_u64(optarg, 1, 4194304, &v))
-				return bad(err, "invalid %s '%s': want a TID",
-					   "tid", optarg);
-			o->tid = v;
-			break;
-		case 'L':
-			o->per_thread = true;
-			break;
-		case 'T':
-			o->timestamp = true;
-			break;
-		case 'n':
-			if (ss_parse_u64(optarg, 0, 1000000, &v))
-				return bad(err,
-					   "invalid %s '%s': want 0..1000000",
-					   "row count", optarg);
-			o->top = v;
-			break;
-		case 's':
-			if (parse_sort(optarg, &o->sort))
-				return bad(err,
-					   "invalid %s '%s': want oncpu, "
-					   "switch, vol, invol or pid",
-					   "sort key", optarg);
-			break;
-		case 'e':
-			if (!*optarg)
-				return bad(err, "empty %s list%s", "event",
-					   NULL);
-			o->events = optarg;
-			o->events_given = true;
-			break;
-		case OPT_NO_COUNTERS:
-			o->no_counters = true;
-			break;
-		case OPT_HIST:
-			if (parse_hist(optarg, &o->hist))
-				return bad(err,
-					   "invalid %s '%s': want oncpu, "
-					   "offcpu, runq (comma list)",
-					   "histogram kind", optarg);
-			break;
-		case 'H':
-			o->hist_only = true;
-			break;
-		case 'm':
-			o->milliseconds = true;
-			break;
-		case 'P':
-			o->hist_per_process = true;
-			break;
-		case 'G':
-			o->per_cgroup = true;
-			break;
-		case OPT_CGROUP:
-			if (!*optarg)
-				return bad(err, "empty %s path%s", "cgroup",
-					   NULL);
-			o->cgroup = optarg;
-			break;
-		case 'M':
-			o->memory = true;
-			break;
-		case OPT_TRACE:
-			o->trace = true;
-			break;
-		case OPT_CSV:
-			o->csv = true;
-			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case OPT_IDLE:
-			o->idle = true;
-			break;
-		case OPT_CHECK:
-			o->check = true;
-			break;
-		case OPT_SELF_STATS:
-			o->self_stats = true;
-			break;
-		case OPT_MAP_ENTRIES:
-			if (ss_parse_u64(optarg, 1024, 4194304, &v))
-				return bad(
-					err,
-					"invalid %s '%s': want 1024..4194304",
-					"map size", optarg);
-			o->map_entries = v;
-			break;
-		case 'v':
-			o->verbose++;
-			break;
-		case 'h':
-			ss_print_usage(out);
-			return SS_PARSE_EXIT_OK;
-		case OPT_VERSION:
-			fprintf(out, "switchstat %s\n", SS_VERSION);
-			return SS_PARSE_EXIT_OK;
-		case ':':
-			return bad(err, "option '%s' needs a value%s",
-				   opt_name(argc, argv, optopt, optname,
-					    sizeof(optname)),
-				   NULL);
-		default:
-			opt_name(argc, argv, optopt, optname, sizeof(optname));
-			/* a known long option given "=value" it does not take */
-			if (optopt && !strncmp(optname, "--", 2))
-				return bad(err, "option '%s' takes no value%s",
-					   optname, NULL);
-			return bad(err, "unknown option '%s'%s", optname, NULL);
+	shortopts[ns++] = ':'; /* report a missing value as ':' */
+	for (size_t i = 0; i < N_OPTS; i++) {
+		const struct opt_def *d = &opt_table[i];
+
+		longopts[i] = (struct option){
+			d->name, d->arg ? required_argument : no_argument, NULL,
+			d->key ? d->key : LONG_ONLY_BASE + (int)i
+		};
+		if (d->key) {
+			shortopts[ns++] = d->key;
+			if (d->arg)
+				shortopts[ns++] = ':';
 		}
 	}
-	if (optind < argc)
-		return bad(err, "unexpected %s '%s'", "argument", argv[optind]);
+	longopts[N_OPTS] = (struct option){ 0 };
+	shortopts[ns] = '\0';
+
+	optind = 0; /* full reset of getopt, also of its internal state */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		const struct opt_def *d = NULL;
+
+		if (c >= LONG_ONLY_BASE && c < LONG_ONLY_BASE + (int)N_OPTS)
+			d = &opt_table[c - LONG_ONLY_BASE];
+		for (size_t i = 0; !d && c != ':' && c != '?' && i < N_OPTS;
+		     i++)
+			if (opt_table[i].key == c)
+				d = &opt_table[i];
+		if (d) {
+			ret = apply(d, optarg, o, out, err);
+			if (ret != SS_PARSE_OK)
+				return ret;
+			given_i_d |= d->key == 'i' || d->key == 'd';
+			continue;
+		}
+		if (c == ':')
+			return bad(err, "option '%s' needs a value%s",
+				   opt_name(argc, argv, optopt, shortopts,
+					    optname, sizeof(optname)),
+				   NULL);
+		opt_name(argc, argv, optopt, shortopts, optname,
+			 sizeof(optname));
+		/* a known long option given "=value" it does not take */
+		if (optopt && !strncmp(optname, "--", 2))
+			return bad(err, "option '%s' takes no value%s", optname,
+				   NULL);
+		return bad(err, "unknown option '%s'%s", optname, NULL);
+	}
+	if (optind < argc) {
+		ret = parse_positional(argc - optind, argv + optind, given_i_d,
+				       o, err);
+		if (ret != SS_PARSE_OK)
+			return ret;
+	}
 	if (o->csv && o->json)
 		return bad(err, "--csv and --json are exclusive%s%s", "", NULL);
 	if (o->hist_only && !o->hist)

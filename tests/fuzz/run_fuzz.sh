@@ -16,6 +16,7 @@ command -v "$CC" >/dev/null || { echo "SKIP: $CC not installed"; exit 77; }
 mkdir -p "$OUT/corpus" "$OUT/crashes"
 if ! "$CC" -g -O1 -fsanitize=fuzzer,address -I"$SRC/src" \
 	"$SRC/tests/fuzz/fuzz_opts.c" "$SRC/src/opts.c" "$SRC/src/events.c" \
+	"$SRC/src/histkind.c" \
 	-o "$OUT/fuzz_opts" -lm 2>"$OUT/build.log"; then
 	echo "SKIP: $CC cannot build with -fsanitize=fuzzer,address (libclang-rt-dev missing?):"
 	head -3 "$OUT/build.log"
@@ -38,6 +39,10 @@ done <<'SEEDS'
 --interval=5 --duration=1 --top=3 --sort=pid
 -i 10x
 --hist oncpu,,runq
+1 5
+2 -v 3
+-i 500 1
+1 2 3
 -e r01c2,LLC-misses
 SEEDS
 cd "$OUT/crashes" || exit 1

@@ -367,6 +367,59 @@ Test(opts, usage_lists_every_option)
 	free(usage);
 }
 
+/*
+ * Every option line of the usage text names an option the parser knows,
+ * taking a value exactly when the usage shows one.
+ */
+Test(opts, every_usage_option_is_parsed)
+{
+	char *usage = NULL, *line, *save = NULL;
+	size_t len = 0;
+	int seen = 0;
+	FILE *f = open_memstream(&usage, &len);
+
+	cr_assert(f);
+	ss_print_usage(f);
+	fclose(f);
+	for (line = strtok_r(usage, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char name[64], arg[64] = "";
+		const char *dd = strstr(line, "--");
+		struct run r;
+
+		if (strncmp(line, "  -", 3) && strncmp(line, "      --", 8))
+			continue;
+		cr_assert(dd, "%s", line);
+		cr_assert(sscanf(dd, "%63s %63[A-Z]", name, arg) >= 1);
+		if (!strcmp(name, "--help") || !strcmp(name, "--version"))
+			continue;
+		seen++;
+		parse(&r, ARGS(name, "1"));
+		cr_expect_null(strstr(r.err, "unknown option"), "%s: %s", name,
+			       r.err);
+		cr_expect_null(strstr(r.err, "needs a value"), "%s: %s", name,
+			       r.err);
+		run_free(&r);
+		if (arg[0]) { /* the value is required */
+			parse(&r, ARGS(name));
+			cr_expect_eq(r.ret, SS_PARSE_ERROR, "%s", name);
+			cr_expect(strstr(r.err, "needs a value"), "%s: %s",
+				  name, r.err);
+		} else { /* and a flag takes none */
+			char eq[80];
+
+			snprintf(eq, sizeof(eq), "%s=1", name);
+			parse(&r, ARGS(eq));
+			cr_expect(strstr(r.err, "takes no value"), "%s: %s",
+				  name, r.err);
+		}
+		run_free(&r);
+	}
+	cr_expect_eq(seen, 25, "usage shows %d options besides -h/--version",
+		     seen);
+	free(usage);
+}
+
 Test(opts, version_prints_one_line_to_out)
 {
 	struct run r;
@@ -414,7 +467,8 @@ Test(opts, error_echo_is_sanitized)
 	expect_msg(ARGS("-s", "a\nb\tc"),
 		   "invalid sort key 'a?b?c': want oncpu, switch, vol, invol "
 		   "or pid");
-	expect_msg(ARGS("x\ry"), "unexpected argument 'x?y'");
+	expect_msg(ARGS("x\ry"), "invalid interval 'x?y': want 1..86400 s");
+	expect_msg(ARGS("1", "2", "x\ry"), "unexpected argument 'x?y'");
 	memset(big, '7', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
 	expect_msg(ARGS("-i", big),
@@ -462,11 +516,59 @@ Test(opts, error_value_not_taken)
 
 Test(opts, error_unexpected_argument)
 {
-	expect_msg(ARGS("stray"), "unexpected argument 'stray'");
-	expect_msg(ARGS("-i", "10", "stray", "-v"),
-		   "unexpected argument 'stray'");
-	expect_msg(ARGS("--", "-v"), "unexpected argument '-v'");
-	expect_msg(ARGS("-"), "unexpected argument '-'");
+	/* a first or second word is the bcc-style interval or count */
+	expect_msg(ARGS("stray"), "invalid interval 'stray': want 1..86400 s");
+	expect_msg(ARGS("--", "-v"), "invalid interval '-v': want 1..86400 s");
+	expect_msg(ARGS("-"), "invalid interval '-': want 1..86400 s");
+	expect_msg(ARGS("1", "x"), "invalid count 'x': want 1..31536000");
+	/* a third is one too many */
+	expect_msg(ARGS("1", "2", "stray"), "unexpected argument 'stray'");
+	expect_msg(ARGS("1", "-v", "2", "3", "4"), "unexpected argument '3'");
+}
+
+/* ---- positional [interval [count]] ------------------------------------- */
+
+Test(opts, positional_interval_and_count)
+{
+	struct ss_opts w = defaults();
+
+	w.interval_ms = 1000;
+	w.duration_s = 5;
+	expect_opts(ARGS("1", "5"), &w);
+	w.interval_ms = 2000;
+	w.duration_s = 6;
+	expect_opts(ARGS("2", "3"), &w);
+	w = defaults();
+	w.interval_ms = 3000;
+	expect_opts(ARGS("3"), &w); /* no count: until Ctrl-C */
+	w.verbose = 1;
+	w.interval_ms = 1000;
+	w.duration_s = 2;
+	expect_opts(ARGS("1", "-v", "2"), &w); /* options may come between */
+	w = defaults();
+	w.interval_ms = 86400000;
+	expect_opts(ARGS("86400"), &w);
+	w.interval_ms = 1000;
+	w.duration_s = 31536000;
+	expect_opts(ARGS("1", "31536000"), &w);
+}
+
+Test(opts, positional_bounds_and_conflicts)
+{
+	expect_msg(ARGS("0"), "invalid interval '0': want 1..86400 s");
+	expect_msg(ARGS("86401"), "invalid interval '86401': want 1..86400 s");
+	expect_msg(ARGS("1.5"), "invalid interval '1.5': want 1..86400 s");
+	expect_msg(ARGS("1", "0"), "invalid count '0': want 1..31536000");
+	expect_msg(ARGS("2", "31536000"),
+		   "invalid count '31536000': want interval * count at most "
+		   "31536000 s");
+	/* mixing the two forms is ambiguous: refuse it */
+	expect_msg(ARGS("-i", "500", "1"),
+		   "positional interval/count and -i/-d are exclusive");
+	expect_msg(ARGS("1", "5", "-d", "2"),
+		   "positional interval/count and -i/-d are exclusive");
+	expect_msg(ARGS("--interval=10", "1", "5"),
+		   "positional interval/count and -i/-d are exclusive");
 }
 
 Test(opts, error_exclusive_combinations)
