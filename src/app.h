@@ -1,27 +1,44 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * app.h - the state of one run, shared by main.c and the feature modules
- * (counters, histograms, memory events, trace mode).
+ * app.h - the state of one run, shared by main.c and the features
+ * (feature.h): options, the BPF module, the interval's rows, the BPF
+ * cflags, the exit flag and the clocks.  Each feature keeps its own state
+ * in state[] (allocated by features.c); what a feature finds that the
+ * report shows is in info, which the output reads.
  */
 #ifndef SWITCHSTAT_APP_H
 #define SWITCHSTAT_APP_H
 
 #include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "bpf_host.h"
-#include "collect.h"
 #include "opts.h"
 #include "output.h"
 #include "rows.h"
 
 #define SS_MAX_CFLAGS 48
+#define SS_MAX_FEATURES 16
+
+struct cgroup_cache;
+
+/* What the features found that the report shows (set before ss_out_init). */
+struct ss_report_info {
+	int nr_counters;
+	char ctr_name[SS_MAX_COUNTERS][32]; /* perf names, e.g. cache-misses */
+	bool counters_na; /* no PMU: counter columns show n/a */
+	bool mem_na[3]; /* faults, pgalloc, reclaim columns show n/a */
+	struct cgroup_cache *cg; /* cgroup names; NULL: ids print */
+};
 
 struct ss_app {
 	struct ss_opts o;
 	struct ss_bpf bpf;
-	struct ss_collector col;
 	struct ss_interval iv;
+	struct ss_report_info info;
 	struct ss_out out;
 	FILE *f; /* report stream (stdout) */
 	int ncpus_possible;
@@ -30,10 +47,14 @@ struct ss_app {
 	const char *cflags[SS_MAX_CFLAGS];
 	char cflag_buf[SS_MAX_CFLAGS][64];
 	int ncflags;
+	void *state[SS_MAX_FEATURES]; /* ss_features[i]'s own state */
 };
 
 /* Set by the SIGINT/SIGTERM handler; every loop checks it. */
 extern volatile sig_atomic_t ss_exiting;
+
+/* ss_on_signal - signal handler: sets ss_exiting. */
+void ss_on_signal(int sig);
 
 /*
  * ss_app_define - add "-DNAME=VALUE" (VALUE a number) to the BPF cflags.
@@ -41,5 +62,12 @@ extern volatile sig_atomic_t ss_exiting;
  */
 int ss_app_define(struct ss_app *app, const char *name,
 		  unsigned long long value);
+
+/* ss_app_defined - has "-DNAME=VALUE" been added already? */
+bool ss_app_defined(const struct ss_app *app, const char *name,
+		    unsigned long long value);
+
+/* ss_clock_ns - clock id (CLOCK_MONOTONIC, CLOCK_REALTIME...) in ns. */
+uint64_t ss_clock_ns(clockid_t id);
 
 #endif

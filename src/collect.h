@@ -1,25 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * collect.h - read one interval out of the BPF maps: drain the accumulator
- * map (read and delete in one batch, so the next interval starts empty) and
- * turn the cumulative per-CPU stats into this interval's deltas.
+ * map (read and delete, so the next interval starts empty) and turn the
+ * cumulative per-CPU stats into this interval's deltas.
  */
 #ifndef SWITCHSTAT_COLLECT_H
 #define SWITCHSTAT_COLLECT_H
 
-#include <stdbool.h>
 #include <stdint.h>
 
+#include "map_drain.h"
 #include "rows.h"
 
 struct ss_collector {
-	int accum_fd, stats_fd;
+	int stats_fd;
 	int ncpus; /* possible CPUs: per-CPU map value count */
-	uint32_t max_entries;
-	uint64_t *prev, *cur; /* [SS_STAT_MAX][ncpus] cumulative stats */
-	struct ss_key *keys;
-	struct ss_val *vals;
-	bool no_batch; /* kernel lacks batch ops: iterate instead */
+	uint64_t *prev; /* [SS_STAT_MAX][ncpus] cumulative stats */
+	struct ss_cpu *cpus; /* one cpu_state lookup: ncpus values */
+	struct ss_map_drain accum; /* the accumulator map */
 };
 
 /* ss_collect_init - allocate buffers and read the starting stats; 0/-errno */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * feat_counters.c - perf counters read at each context switch (issue 3).
+ * feat_counters.c - perf counters read at each context switch.
  *
  * The host opens one counting perf event per event and possible CPU
  * (perf_event_open(attr, pid -1, cpu), read_format TOTAL_TIME_ENABLED |
@@ -22,30 +22,31 @@
 
 #include <bcc/libbpf.h>
 
-#include "hooks.h"
+#include "feat_counters.h"
 #include "perf_open.h"
 
-static struct {
+struct ctr_state {
 	struct ss_event ev[SS_MAX_EVENTS];
+	int nr_parsed; /* events chosen by ctr_check: ev[0 .. nr_parsed) */
 	int nr; /* events opened and loaded into the probe */
 	int ncpus; /* possible CPUs: columns of fd */
 	int *fd; /* [nr][ncpus]; -1 where not open */
-} ctr;
+};
 
-static int *fd_at(int ev, int cpu)
+static int *fd_at(struct ctr_state *ctr, int ev, int cpu)
 {
-	return &ctr.fd[ev * ctr.ncpus + cpu];
+	return &ctr->fd[ev * ctr->ncpus + cpu];
 }
 
-static void close_all(void)
+static void close_all(struct ctr_state *ctr)
 {
-	if (!ctr.fd)
+	if (!ctr->fd)
 		return;
-	for (int i = 0; i < SS_MAX_EVENTS * ctr.ncpus; i++)
-		if (ctr.fd[i] >= 0)
-			close(ctr.fd[i]);
-	free(ctr.fd);
-	ctr.fd = NULL;
+	for (int i = 0; i < SS_MAX_EVENTS * ctr->ncpus; i++)
+		if (ctr->fd[i] >= 0)
+			close(ctr->fd[i]);
+	free(ctr->fd);
+	ctr->fd = NULL;
 }
 
 /* Online CPUs; all possible CPUs count as online if the file is unreadable. */
@@ -73,14 +74,14 @@ static void read_online(bool *online, int ncpus)
  * (offline CPUs and ENODEV skipped, said with -v), or -1 with the errno of
  * the first real failure in *err_out.
  */
-static int open_event(struct ss_app *app, int i, const bool *online,
-		      int *err_out)
+static int open_event(struct ss_app *app, struct ctr_state *ctr, int i,
+		      const bool *online, int *err_out)
 {
 	struct perf_event_attr attr;
 	int opened = 0;
 
-	ss_perf_attr(&ctr.ev[i], &attr);
-	for (int cpu = 0; cpu < ctr.ncpus; cpu++) {
+	ss_perf_attr(&ctr->ev[i], &attr);
+	for (int cpu = 0; cpu < ctr->ncpus; cpu++) {
 		int fd = -1, err = ENODEV;
 
 		if (online[cpu]) {
@@ -89,18 +90,18 @@ static int open_event(struct ss_app *app, int i, const bool *online,
 			err = errno;
 		}
 		if (fd >= 0) {
-			*fd_at(i, cpu) = fd;
+			*fd_at(ctr, i, cpu) = fd;
 			opened++;
 			continue;
 		}
-		if (ss_perf_classify(err, &ctr.ev[i], online[cpu]) !=
+		if (ss_perf_classify(err, &ctr->ev[i], online[cpu]) !=
 		    SS_OPEN_SKIP_CPU) {
 			*err_out = err;
 			return -1;
 		}
 		if (app->o.verbose)
 			fprintf(stderr, "switchstat: %s: CPU %d skipped (%s)\n",
-				ctr.ev[i].name, cpu,
+				ctr->ev[i].name, cpu,
 				online[cpu] ? strerror(err) : "offline");
 	}
 	if (!opened)
@@ -109,32 +110,31 @@ static int open_event(struct ss_app *app, int i, const bool *online,
 }
 
 /* Tell the report which columns to show. */
-static void set_columns(struct ss_app *app, int n, bool na)
+static void set_columns(struct ss_app *app, struct ctr_state *ctr, int n,
+			bool na)
 {
-	app->out.nr_counters = n;
-	app->out.counters_na = na;
+	app->info.nr_counters = n;
+	app->info.counters_na = na;
 	for (int i = 0; i < n; i++)
-		ss_event_canonical(&ctr.ev[i], app->out.ctr_name[i],
-				   sizeof(app->out.ctr_name[i]));
+		ss_event_canonical(&ctr->ev[i], app->info.ctr_name[i],
+				   sizeof(app->info.ctr_name[i]));
 }
 
-/* events chosen by counters_check: ctr.ev[0 .. nr_parsed) */
-static int nr_parsed;
-
-/* counters_check - see hooks.h */
-int counters_check(struct ss_app *app)
+/* Parse -e (user input): 0 or 2. */
+static int ctr_check(struct ss_app *app, void *st)
 {
+	struct ctr_state *ctr = st;
 	char err[256];
 
 	if (app->o.no_counters)
 		return 0;
 	if (!app->o.events_given) {
-		nr_parsed = events_default(ctr.ev);
+		ctr->nr_parsed = events_default(ctr->ev);
 		return 0;
 	}
-	nr_parsed = events_parse(app->o.events, ctr.ev, SS_MAX_EVENTS, err,
-				 sizeof(err));
-	if (nr_parsed < 0) {
+	ctr->nr_parsed = events_parse(app->o.events, ctr->ev, SS_MAX_EVENTS,
+				      err, sizeof(err));
+	if (ctr->nr_parsed < 0) {
 		fprintf(stderr, "switchstat: -e: %s\n", err);
 		fprintf(stderr, "Try 'switchstat -h' for more information.\n");
 		return 2;
@@ -143,59 +143,59 @@ int counters_check(struct ss_app *app)
 }
 
 /*
- * Open the events counters_check chose on every CPU; sets ctr.nr when the
+ * Open the events ctr_check chose on every CPU; sets ctr->nr when the
  * probe must read counters.  Returns 0 or 1 (environment).
  */
-static int open_counters(struct ss_app *app)
+static int open_counters(struct ss_app *app, struct ctr_state *ctr)
 {
-	int n = nr_parsed, i, ret = 1;
+	int n = ctr->nr_parsed, i, ret = 1;
 	bool *online;
 
-	ctr.ncpus = app->ncpus_possible;
-	ctr.fd = malloc(sizeof(int) * SS_MAX_EVENTS * ctr.ncpus);
-	online = calloc(ctr.ncpus, sizeof(*online));
-	if (!ctr.fd || !online) {
+	ctr->ncpus = app->ncpus_possible;
+	ctr->fd = malloc(sizeof(int) * SS_MAX_EVENTS * ctr->ncpus);
+	online = calloc(ctr->ncpus, sizeof(*online));
+	if (!ctr->fd || !online) {
 		fprintf(stderr, "switchstat: out of memory\n");
 		goto out;
 	}
-	for (i = 0; i < SS_MAX_EVENTS * ctr.ncpus; i++)
-		ctr.fd[i] = -1;
-	read_online(online, ctr.ncpus);
+	for (i = 0; i < SS_MAX_EVENTS * ctr->ncpus; i++)
+		ctr->fd[i] = -1;
+	read_online(online, ctr->ncpus);
 
 	for (i = 0; i < n; i++) {
 		int e = 0;
 
-		if (open_event(app, i, online, &e) >= 0)
+		if (open_event(app, ctr, i, online, &e) >= 0)
 			continue;
-		close_all();
+		close_all(ctr);
 		if (!app->o.events_given) {
-			/* H9: start anyway, say so once, never show zeros */
+			/* start anyway, say so once, never show zeros */
 			fprintf(stderr,
 				"switchstat: hardware counters unavailable: "
 				"%s: %s (%s); counter columns show n/a\n",
-				ctr.ev[i].name, strerror(e),
-				ss_perf_why(e, &ctr.ev[i]));
-			set_columns(app, n, true);
+				ctr->ev[i].name, strerror(e),
+				ss_perf_why(e, &ctr->ev[i]));
+			set_columns(app, ctr, n, true);
 			ret = 0;
 			goto out;
 		}
 		fprintf(stderr, "switchstat: cannot count \"%s\": %s%s (%s)\n",
-			ctr.ev[i].name,
-			ss_perf_classify(e, &ctr.ev[i], true) == SS_OPEN_NO_PMU
+			ctr->ev[i].name,
+			ss_perf_classify(e, &ctr->ev[i], true) == SS_OPEN_NO_PMU
 				? "hardware counters unavailable: "
 				: "",
-			strerror(e), ss_perf_why(e, &ctr.ev[i]));
+			strerror(e), ss_perf_why(e, &ctr->ev[i]));
 		goto out;
 	}
-	ctr.nr = n;
-	set_columns(app, n, false);
+	ctr->nr = n;
+	set_columns(app, ctr, n, false);
 	if (app->o.verbose)
 		for (i = 0; i < n; i++)
 			fprintf(stderr,
 				"switchstat: counter %d: %s (type %u config "
 				"0x%llx)\n",
-				i, app->out.ctr_name[i], ctr.ev[i].type,
-				(unsigned long long)ctr.ev[i].config);
+				i, app->info.ctr_name[i], ctr->ev[i].type,
+				(unsigned long long)ctr->ev[i].config);
 	ret = 0;
 out:
 	free(online);
@@ -210,18 +210,19 @@ static bool times_for_all(void)
 	return e && !strcmp(e, "1");
 }
 
-/* counters_configure - see hooks.h */
-int counters_configure(struct ss_app *app)
+/* Open the perf events (root), add the probe's cflags: 0 or 1. */
+static int ctr_configure(struct ss_app *app, void *st)
 {
+	struct ctr_state *ctr = st;
 	int ret = 0;
 
 	if (!app->o.no_counters)
-		ret = open_counters(app);
+		ret = open_counters(app, ctr);
 	if (ret)
 		return ret;
 	/* 0: the probe compiles no counter code at all */
-	ss_app_define(app, "SS_NR_COUNTERS", ctr.nr);
-	if (ctr.nr) {
+	ss_app_define(app, "SS_NR_COUNTERS", ctr->nr);
+	if (ctr->nr) {
 		unsigned long long times = 0;
 
 		/*
@@ -229,20 +230,22 @@ int counters_configure(struct ss_app *app)
 		 * SWITCHSTAT_COUNTER_TIMES=1 does so for every event, so the
 		 * tests cover that path on machines without a PMU.
 		 */
-		for (int i = 0; i < ctr.nr; i++)
-			if (ctr.ev[i].type != PERF_TYPE_SOFTWARE ||
+		for (int i = 0; i < ctr->nr; i++)
+			if (ctr->ev[i].type != PERF_TYPE_SOFTWARE ||
 			    times_for_all())
 				times |= 1ULL << i;
-		ss_app_define(app, "SS_NR_CPUS", ctr.ncpus);
+		ss_app_define(app, "SS_NR_CPUS", ctr->ncpus);
 		ss_app_define(app, "SS_CTR_TIMES", times);
 	}
 	return 0;
 }
 
-/* counters_attach - see hooks.h */
-int counters_attach(struct ss_app *app)
+/* Store the perf fds in the ctrN maps the probe reads. */
+static int ctr_attach(struct ss_app *app, void *st)
 {
-	for (int i = 0; i < ctr.nr; i++) {
+	struct ctr_state *ctr = st;
+
+	for (int i = 0; i < ctr->nr; i++) {
 		char name[16];
 		int map;
 
@@ -253,8 +256,8 @@ int counters_attach(struct ss_app *app)
 				name);
 			return 1;
 		}
-		for (int cpu = 0; cpu < ctr.ncpus; cpu++) {
-			int fd = *fd_at(i, cpu);
+		for (int cpu = 0; cpu < ctr->ncpus; cpu++) {
+			int fd = *fd_at(ctr, i, cpu);
 
 			if (fd < 0)
 				continue;
@@ -262,7 +265,7 @@ int counters_attach(struct ss_app *app)
 				fprintf(stderr,
 					"switchstat: cannot store perf event "
 					"%s (CPU %d) in BPF map: %s\n",
-					ctr.ev[i].name, cpu, strerror(errno));
+					ctr->ev[i].name, cpu, strerror(errno));
 				return 1;
 			}
 		}
@@ -270,9 +273,19 @@ int counters_attach(struct ss_app *app)
 	return 0;
 }
 
-/* counters_close - see hooks.h */
-void counters_close(struct ss_app *app)
+static void ctr_close(struct ss_app *app, void *st)
 {
-	close_all();
-	ctr.nr = 0;
+	struct ctr_state *ctr = st;
+
+	close_all(ctr);
+	ctr->nr = 0;
 }
+
+const struct ss_feature ss_feat_counters = {
+	.name = "counters",
+	.state_size = sizeof(struct ctr_state),
+	.check = ctr_check,
+	.configure = ctr_configure,
+	.attach = ctr_attach,
+	.close = ctr_close,
+};

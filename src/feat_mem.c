@@ -5,7 +5,7 @@
  * Cgroups: the id -> path cache behind the CGROUP column (-G, -v, CSV,
  * JSON) and the --cgroup PATH filter, resolved once at start to the ids of
  * PATH and its descendants and handed to the probes in the cgroup_allow
- * map (probes/mem.bpf.h).  Cgroups created under PATH after the start are
+ * map (probes/mem->bpf.h).  Cgroups created under PATH after the start are
  * not followed.
  *
  * Memory events (-M): user page faults, pages allocated and direct reclaim
@@ -21,7 +21,7 @@
 #include <bcc/libbpf.h>
 
 #include "cgroup.h"
-#include "hooks.h"
+#include "feat_mem.h"
 
 /* the most ids --cgroup accepts (PATH and its descendants) */
 #define MEM_MAX_CGROUP_IDS (1 << 20)
@@ -30,7 +30,7 @@
 
 /*
  * One memory event: a tracepoint, or a begin/end pair (tp[1] set), compiled
- * in with -D`macro`=1, feeding column out.mem_na[col].
+ * in with -D`macro`=1, feeding column info.mem_na[col].
  */
 struct mem_event {
 	const char *macro;
@@ -67,13 +67,14 @@ static const struct mem_event mem_events[] = {
 
 #define MEM_NEVENTS (sizeof(mem_events) / sizeof(mem_events[0]))
 
-static struct {
+struct mem_state {
 	struct cgroup_cache *cg; /* names for output; NULL without cgroup v2 */
 	uint64_t *ids; /* --cgroup: PATH's id, then its descendants */
 	int nids;
+	bool filter; /* ids are handed to the probes */
 	bool on[MEM_NEVENTS]; /* event compiled in */
 	bool need_exit; /* reclaim starts to drop at thread exit */
-} mem;
+};
 
 /* Does the kernel have every tracepoint of e? */
 static bool event_exists(const struct mem_event *e)
@@ -85,15 +86,15 @@ static bool event_exists(const struct mem_event *e)
 }
 
 /* Choose the memory events the kernel has; others become n/a columns. */
-static int events_configure(struct ss_app *app)
+static int events_configure(struct ss_app *app, struct mem_state *mem)
 {
 	bool col_on[3] = { false };
 
 	for (size_t i = 0; i < MEM_NEVENTS; i++) {
 		const struct mem_event *e = &mem_events[i];
 
-		mem.on[i] = event_exists(e);
-		if (!mem.on[i]) {
+		mem->on[i] = event_exists(e);
+		if (!mem->on[i]) {
 			if (app->o.verbose)
 				fprintf(stderr,
 					"switchstat: no tracepoint %s:%s in "
@@ -105,15 +106,12 @@ static int events_configure(struct ss_app *app)
 		if (ss_app_define(app, e->macro, 1))
 			return 1;
 		if (e->col == 2)
-			mem.need_exit = true;
+			mem->need_exit = true;
 	}
 	for (int c = 0; c < 3; c++)
-		app->out.mem_na[c] = !col_on[c];
-	if (!mem.need_exit)
-		return 0;
-	for (int i = 0; i < app->ncflags; i++)
-		if (!strcmp(app->cflags[i], "-DSS_NEED_EXIT=1"))
-			return 0; /* another feature asked already */
+		app->info.mem_na[c] = !col_on[c];
+	if (!mem->need_exit || ss_app_defined(app, "SS_NEED_EXIT", 1))
+		return 0; /* not needed, or another feature asked already */
 	return ss_app_define(app, "SS_NEED_EXIT", 1) ? 1 : 0;
 }
 
@@ -121,20 +119,21 @@ static int events_configure(struct ss_app *app)
  * Resolve --cgroup to ids: PATH's own and its descendants'.  Returns 0,
  * 2 (no such cgroup v2 directory) or 1 (could not read it).
  */
-static int filter_configure(struct ss_app *app, const char *mount)
+static int filter_check(struct ss_app *app, struct mem_state *mem,
+			const char *mount)
 {
 	const char *path = app->o.cgroup;
 	int max = 1024, n;
 	struct stat st;
 
 	for (;;) {
-		uint64_t *ids = realloc(mem.ids, max * sizeof(*ids));
+		uint64_t *ids = realloc(mem->ids, max * sizeof(*ids));
 
 		if (!ids) {
 			fprintf(stderr, "switchstat: out of memory\n");
 			return 1;
 		}
-		mem.ids = ids;
+		mem->ids = ids;
 		n = cgroup_descendant_ids(mount, path, ids, max);
 		if (n != -E2BIG || max >= MEM_MAX_CGROUP_IDS)
 			break;
@@ -177,67 +176,77 @@ static int filter_configure(struct ss_app *app, const char *mount)
 		fprintf(stderr,
 			"switchstat: --cgroup %s: id %llu and %d "
 			"descendant(s)\n",
-			path, (unsigned long long)mem.ids[0], n - 1);
+			path, (unsigned long long)mem->ids[0], n - 1);
 	/* the root holds every task: no filter, no cost per switch */
-	if (!stat(mount, &st) && st.st_ino == mem.ids[0])
+	if (!stat(mount, &st) && st.st_ino == mem->ids[0])
 		return 0;
-	mem.nids = n;
-	if (ss_app_define(app, "SS_FILTER_CGROUP", 1) ||
-	    ss_app_define(app, "SS_CGROUP_IDS", n))
-		return 1;
+	mem->nids = n;
+	mem->filter = true;
 	return 0;
 }
 
 /* The id -> path cache for the CGROUP column; without it ids print. */
-static void names_configure(struct ss_app *app, const char *mount)
+static void names_configure(struct ss_app *app, struct mem_state *mem,
+			    const char *mount)
 {
 	int ret;
 
-	mem.cg = calloc(1, sizeof(*mem.cg));
-	if (!mem.cg)
+	mem->cg = calloc(1, sizeof(*mem->cg));
+	if (!mem->cg)
 		return;
-	ret = cgroup_cache_init(mem.cg, mount);
+	ret = cgroup_cache_init(mem->cg, mount);
 	if (ret && app->o.verbose)
 		fprintf(stderr, "switchstat: reading cgroups under %s: %s\n",
 			mount, strerror(-ret));
-	app->out.cg = mem.cg;
+	app->info.cg = mem->cg;
 }
 
-/* mem_configure - see hooks.h */
-int mem_configure(struct ss_app *app)
+/* --cgroup PATH (user input): 0, 2, or 1 when cgroup v2 is not there. */
+static int mem_check(struct ss_app *app, void *st)
 {
+	char mount[PATH_MAX];
+	int ret;
+
+	if (!app->o.cgroup)
+		return 0;
+	ret = cgroup_v2_mount(mount, sizeof(mount));
+	if (ret) {
+		fprintf(stderr,
+			"switchstat: --cgroup needs cgroup v2, and "
+			"none is mounted: %s\n",
+			strerror(-ret));
+		return 1;
+	}
+	return filter_check(app, st, mount);
+}
+
+/* Cgroup names, the filter's and the memory events' cflags. */
+static int mem_configure(struct ss_app *app, void *st)
+{
+	struct mem_state *mem = st;
 	const struct ss_opts *o = &app->o;
 	bool names = o->per_cgroup || o->verbose || o->csv || o->json;
 	char mount[PATH_MAX];
 	int ret;
 
-	if (names || o->cgroup) {
+	if (names) {
 		ret = cgroup_v2_mount(mount, sizeof(mount));
-		if (ret && o->cgroup) {
-			fprintf(stderr,
-				"switchstat: --cgroup needs cgroup v2, and "
-				"none is mounted: %s\n",
-				strerror(-ret));
-			return 1;
-		}
 		if (ret && (o->per_cgroup || o->verbose))
 			fprintf(stderr,
 				"switchstat: no cgroup v2 mount (%s): "
 				"cgroups shown by id\n",
 				strerror(-ret));
-		if (!ret && names)
-			names_configure(app, mount);
-		if (!ret && o->cgroup) {
-			ret = filter_configure(app, mount);
-			if (ret)
-				return ret;
-		}
+		if (!ret)
+			names_configure(app, mem, mount);
 	}
-	return o->memory ? events_configure(app) : 0;
+	if (mem->filter && (ss_app_define(app, "SS_FILTER_CGROUP", 1) ||
+			    ss_app_define(app, "SS_CGROUP_IDS", mem->nids)))
+		return 1;
+	return o->memory ? events_configure(app, mem) : 0;
 }
 
 /* Fill cgroup_allow with the --cgroup ids. */
-static int filter_attach(struct ss_app *app)
+static int filter_attach(struct ss_app *app, struct mem_state *mem)
 {
 	int fd = ss_bpf_map_fd(&app->bpf, "cgroup_allow");
 	__u8 one = 1;
@@ -246,8 +255,8 @@ static int filter_attach(struct ss_app *app)
 		fprintf(stderr, "switchstat: BPF map cgroup_allow missing\n");
 		return 1;
 	}
-	for (int i = 0; i < mem.nids; i++) {
-		if (bpf_update_elem(fd, &mem.ids[i], &one, BPF_ANY)) {
+	for (int i = 0; i < mem->nids; i++) {
+		if (bpf_update_elem(fd, &mem->ids[i], &one, BPF_ANY)) {
 			fprintf(stderr,
 				"switchstat: filling cgroup_allow: %s\n",
 				strerror(errno));
@@ -257,14 +266,14 @@ static int filter_attach(struct ss_app *app)
 	return 0;
 }
 
-/* mem_attach - see hooks.h */
-int mem_attach(struct ss_app *app)
+static int mem_attach(struct ss_app *app, void *st)
 {
+	struct mem_state *mem = st;
 	char err[SS_ERR_LEN];
 
-	if (mem.nids && filter_attach(app))
+	if (mem->filter && filter_attach(app, mem))
 		return 1;
-	if (mem.need_exit && !ss_bpf_prog_loaded(&app->bpf, EXIT_PROG) &&
+	if (mem->need_exit && !ss_bpf_prog_loaded(&app->bpf, EXIT_PROG) &&
 	    ss_bpf_attach_tp(&app->bpf, EXIT_PROG, "sched",
 			     "sched_process_exit", err, sizeof(err))) {
 		fprintf(stderr, "switchstat: %s\n", err);
@@ -273,7 +282,7 @@ int mem_attach(struct ss_app *app)
 	for (size_t i = 0; i < MEM_NEVENTS; i++) {
 		const struct mem_event *e = &mem_events[i];
 
-		if (!mem.on[i])
+		if (!mem->on[i])
 			continue;
 		for (int j = 0; j < 2 && e->tp[j]; j++) {
 			if (ss_bpf_attach_tp(&app->bpf, e->fn[j], e->cat,
@@ -286,17 +295,28 @@ int mem_attach(struct ss_app *app)
 	return 0;
 }
 
-/* mem_close - see hooks.h */
-void mem_close(struct ss_app *app)
+static void mem_close(struct ss_app *app, void *st)
 {
-	if (mem.cg) {
-		cgroup_cache_free(mem.cg);
-		free(mem.cg);
+	struct mem_state *mem = st;
+
+	if (mem->cg) {
+		cgroup_cache_free(mem->cg);
+		free(mem->cg);
 	}
-	if (app->out.cg == mem.cg)
-		app->out.cg = NULL;
-	mem.cg = NULL;
-	free(mem.ids);
-	mem.ids = NULL;
-	mem.nids = 0;
+	if (app->info.cg == mem->cg)
+		app->info.cg = NULL;
+	mem->cg = NULL;
+	free(mem->ids);
+	mem->ids = NULL;
+	mem->nids = 0;
+	mem->filter = false;
 }
+
+const struct ss_feature ss_feat_mem = {
+	.name = "mem",
+	.state_size = sizeof(struct mem_state),
+	.check = mem_check,
+	.configure = mem_configure,
+	.attach = mem_attach,
+	.close = mem_close,
+};

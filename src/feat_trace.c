@@ -25,7 +25,7 @@
 #include <bcc/libbpf.h>
 #include <bcc/perf_reader.h>
 
-#include "hooks.h"
+#include "feat_trace.h"
 #include "trace_fmt.h"
 
 /*
@@ -40,37 +40,32 @@
 /* stdout buffer: lines leave in large writes */
 #define TRACE_STDIO_BUF (1 << 20)
 
+struct trace_state;
+
 struct trace_cpu {
+	struct trace_state *tr;
 	int cpu;
 	uint64_t events;
 	uint64_t lost;
 };
 
-static struct {
+struct trace_state {
 	struct ss_trace_fmt fmt;
 	FILE *f;
 	struct perf_reader **readers;
 	struct trace_cpu *cpus;
 	int nreaders;
 	uint64_t bad; /* records too short to decode */
-	char *stdio_buf;
-} tr;
-
-static uint64_t clock_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
+};
 
 /* perf_reader raw callback: one record */
 static void on_event(void *cookie, void *raw, int size)
 {
 	struct trace_cpu *c = cookie;
+	struct trace_state *tr = c->tr;
 
-	if (size < 0 || ss_trace_print(&tr.fmt, tr.f, raw, size)) {
-		tr.bad++;
+	if (size < 0 || ss_trace_print(&tr->fmt, tr->f, raw, size)) {
+		tr->bad++;
 		return;
 	}
 	c->events++;
@@ -126,8 +121,8 @@ out:
 	return ret;
 }
 
-/* trace_configure - see hooks.h */
-int trace_configure(struct ss_app *app)
+/* Options that do not apply to --trace (user input): 0 or 2. */
+static int trace_check(struct ss_app *app, void *st)
 {
 	const struct ss_opts *o = &app->o;
 	const char *clash = NULL;
@@ -152,35 +147,48 @@ int trace_configure(struct ss_app *app)
 			clash);
 		return 2;
 	}
+	return 0;
+}
+
+static int trace_configure(struct ss_app *app, void *st)
+{
+	char *stdio_buf;
+
+	if (!app->o.trace)
+		return 0;
 	if (ss_app_define(app, "SS_TRACE", 1)) {
 		fprintf(stderr, "switchstat: too many BPF cflags\n");
 		return 1;
 	}
-	/* before anything is written to the stream */
-	tr.stdio_buf = malloc(TRACE_STDIO_BUF);
-	if (tr.stdio_buf)
-		setvbuf(app->f, tr.stdio_buf, _IOFBF, TRACE_STDIO_BUF);
+	/*
+	 * before anything is written to the stream; never freed: stdout may
+	 * still be flushed at exit
+	 */
+	stdio_buf = malloc(TRACE_STDIO_BUF);
+	if (stdio_buf)
+		setvbuf(app->f, stdio_buf, _IOFBF, TRACE_STDIO_BUF);
 	return 0;
 }
 
-/* trace_attach - see hooks.h */
-int trace_attach(struct ss_app *app)
+/* One perf buffer per online CPU, stored in the trace_events map. */
+static int trace_attach(struct ss_app *app, void *st)
 {
+	struct trace_state *tr = st;
 	int n = app->ncpus_possible, map_fd;
 	bool *online;
 
 	if (!app->o.trace)
 		return 0;
-	tr.f = app->f;
+	tr->f = app->f;
 	map_fd = ss_bpf_map_fd(&app->bpf, "trace_events");
 	if (map_fd < 0) {
 		fprintf(stderr, "switchstat: BPF map trace_events missing\n");
 		return 1;
 	}
 	online = calloc(n, sizeof(*online));
-	tr.readers = calloc(n, sizeof(*tr.readers));
-	tr.cpus = calloc(n, sizeof(*tr.cpus));
-	if (!online || !tr.readers || !tr.cpus) {
+	tr->readers = calloc(n, sizeof(*tr->readers));
+	tr->cpus = calloc(n, sizeof(*tr->cpus));
+	if (!online || !tr->readers || !tr->cpus) {
 		free(online);
 		fprintf(stderr, "switchstat: out of memory\n");
 		return 1;
@@ -197,12 +205,13 @@ int trace_attach(struct ss_app *app)
 			.cpu = cpu,
 			.wakeup_events = TRACE_WAKEUP_EVENTS,
 		};
-		struct trace_cpu *c = &tr.cpus[tr.nreaders];
+		struct trace_cpu *c = &tr->cpus[tr->nreaders];
 		struct perf_reader *r;
 		int fd;
 
 		if (!online[cpu])
 			continue;
+		c->tr = tr;
 		c->cpu = cpu;
 		r = bpf_open_perf_buffer_opts(on_event, on_lost, c, TRACE_PAGES,
 					      &opts);
@@ -216,7 +225,7 @@ int trace_attach(struct ss_app *app)
 				TRACE_PAGES, cpu);
 			return 1;
 		}
-		tr.readers[tr.nreaders++] = r;
+		tr->readers[tr->nreaders++] = r;
 		fd = perf_reader_fd(r);
 		if (bpf_update_elem(map_fd, &cpu, &fd, 0)) {
 			free(online);
@@ -232,7 +241,7 @@ int trace_attach(struct ss_app *app)
 		fprintf(stderr,
 			"switchstat: trace: %d perf buffers of %d pages, "
 			"wakeup every %d events\n",
-			tr.nreaders, TRACE_PAGES, TRACE_WAKEUP_EVENTS);
+			tr->nreaders, TRACE_PAGES, TRACE_WAKEUP_EVENTS);
 	return 0;
 }
 
@@ -263,20 +272,21 @@ static int64_t switch_prog_misses(const struct ss_app *app)
 	return -1;
 }
 
-static void trace_summary(const struct ss_app *app)
+static void trace_summary(const struct ss_app *app,
+			  const struct trace_state *tr)
 {
 	int64_t missed = switch_prog_misses(app);
 	uint64_t events = 0, lost = 0;
 
-	for (int i = 0; i < tr.nreaders; i++) {
-		events += tr.cpus[i].events;
-		lost += tr.cpus[i].lost;
+	for (int i = 0; i < tr->nreaders; i++) {
+		events += tr->cpus[i].events;
+		lost += tr->cpus[i].lost;
 		if (app->o.verbose)
 			fprintf(stderr,
 				"switchstat: CPU %d: %" PRIu64
 				" events, %" PRIu64 " lost\n",
-				tr.cpus[i].cpu, tr.cpus[i].events,
-				tr.cpus[i].lost);
+				tr->cpus[i].cpu, tr->cpus[i].events,
+				tr->cpus[i].lost);
 	}
 	fprintf(stderr,
 		"switchstat: %" PRIu64 " events traced, %" PRIu64 " lost",
@@ -291,16 +301,17 @@ static void trace_summary(const struct ss_app *app)
 			"another BPF program or bpf() call was active on the "
 			"CPU\n",
 			missed);
-	if (tr.bad)
+	if (tr->bad)
 		fprintf(stderr,
 			"switchstat: %" PRIu64 " records too short, skipped\n",
-			tr.bad);
+			tr->bad);
 }
 
-/* trace_run - see hooks.h */
-int trace_run(struct ss_app *app)
+/* --trace replaces the interval loop: print records until the end. */
+static int trace_run(struct ss_app *app, void *st)
 {
-	uint64_t now = clock_ns(CLOCK_MONOTONIC);
+	struct trace_state *tr = st;
+	uint64_t now = ss_clock_ns(CLOCK_MONOTONIC);
 	uint64_t end = app->o.duration_s
 			       ? now + app->o.duration_s * 1000000000ULL
 			       : UINT64_MAX;
@@ -308,27 +319,29 @@ int trace_run(struct ss_app *app)
 	uint64_t last_flush = now;
 	int ret = 0;
 
-	ss_trace_fmt_init(&tr.fmt, &app->o, now, clock_ns(CLOCK_REALTIME),
-			  app->out.nr_counters, app->out.ctr_name,
-			  app->out.counters_na);
+	if (!app->o.trace)
+		return -1;
+	ss_trace_fmt_init(&tr->fmt, &app->o, now, ss_clock_ns(CLOCK_REALTIME),
+			  app->info.nr_counters, app->info.ctr_name,
+			  app->info.counters_na);
 	if (machine)
 		fprintf(stderr,
 			"Tracing context switches... Hit Ctrl-C to end.\n");
 	else
 		fprintf(app->f,
 			"Tracing context switches... Hit Ctrl-C to end.\n");
-	ss_trace_header(&tr.fmt, app->f);
+	ss_trace_header(&tr->fmt, app->f);
 	fflush(app->f);
 
 	while (!ss_exiting) {
 		int timeout = TRACE_POLL_MS, n;
 
-		now = clock_ns(CLOCK_MONOTONIC);
+		now = ss_clock_ns(CLOCK_MONOTONIC);
 		if (now >= end)
 			break;
 		if (end - now < TRACE_POLL_MS * 1000000ULL)
 			timeout = (end - now) / 1000000ULL + 1;
-		n = perf_reader_poll(tr.nreaders, tr.readers, timeout);
+		n = perf_reader_poll(tr->nreaders, tr->readers, timeout);
 		if (n < 0 && errno != EINTR) {
 			fprintf(stderr, "switchstat: poll: %s\n",
 				strerror(errno));
@@ -340,9 +353,9 @@ int trace_run(struct ss_app *app)
 		 * below the wakeup mark and flush, so a terminal sees lines
 		 * within 0.1 s even while a busy CPU keeps poll() returning.
 		 */
-		now = clock_ns(CLOCK_MONOTONIC);
+		now = ss_clock_ns(CLOCK_MONOTONIC);
 		if (n == 0 || now - last_flush >= TRACE_POLL_MS * 1000000ULL) {
-			perf_reader_consume(tr.nreaders, tr.readers);
+			perf_reader_consume(tr->nreaders, tr->readers);
 			fflush(app->f);
 			last_flush = now;
 		}
@@ -350,25 +363,35 @@ int trace_run(struct ss_app *app)
 			break;
 	}
 	/* what the kernel wrote before we stopped: final lines and lost counts */
-	perf_reader_consume(tr.nreaders, tr.readers);
+	perf_reader_consume(tr->nreaders, tr->readers);
 	if (fflush(app->f) || ferror(app->f)) {
 		fprintf(stderr, "switchstat: writing output: %s\n",
 			strerror(errno));
 		ret = 1;
 	}
-	trace_summary(app);
+	trace_summary(app, tr);
 	return ret;
 }
 
-/* trace_close - see hooks.h */
-void trace_close(struct ss_app *app)
+static void trace_close(struct ss_app *app, void *st)
 {
-	for (int i = 0; i < tr.nreaders; i++)
-		perf_reader_free(tr.readers[i]); /* also closes its fd */
-	tr.nreaders = 0;
-	free(tr.readers);
-	tr.readers = NULL;
-	free(tr.cpus);
-	tr.cpus = NULL;
-	/* tr.stdio_buf stays: stdout may still be flushed at exit */
+	struct trace_state *tr = st;
+
+	for (int i = 0; i < tr->nreaders; i++)
+		perf_reader_free(tr->readers[i]); /* also closes its fd */
+	tr->nreaders = 0;
+	free(tr->readers);
+	tr->readers = NULL;
+	free(tr->cpus);
+	tr->cpus = NULL;
 }
+
+const struct ss_feature ss_feat_trace = {
+	.name = "trace",
+	.state_size = sizeof(struct trace_state),
+	.check = trace_check,
+	.configure = trace_configure,
+	.attach = trace_attach,
+	.run = trace_run,
+	.close = trace_close,
+};

@@ -6,7 +6,7 @@
  * bpftool prog show), plus the process's own CPU time (getrusage).
  *
  * Stats are turned on twice over: the sysctl is set to 1 (its old value is
- * restored at exit, also after Ctrl-C, by an atexit handler) and a
+ * restored at exit, also after Ctrl-C or a failure) and a
  * BPF_ENABLE_STATS fd is held, which the kernel counts per holder, so our
  * programs keep being measured if another tool resets the sysctl meanwhile,
  * and nothing stays on if we are killed (only the sysctl would remain 1).
@@ -23,12 +23,14 @@
 
 #include <bcc/libbpf.h>
 
-#include "hooks.h"
+#include "selfstats.h"
 
 #define STATS_SYSCTL "/proc/sys/kernel/bpf_stats_enabled"
 
-static int old_sysctl = -1; /* value to restore, -1: nothing to restore */
-static int stats_fd = -1;
+struct selfstats_state {
+	bool restore; /* the sysctl was 0: write it back at exit */
+	int stats_fd; /* BPF_ENABLE_STATS; 0: not held */
+};
 
 static int read_sysctl(void)
 {
@@ -56,32 +58,27 @@ static int write_sysctl(int v)
 	return ok ? 0 : -1;
 }
 
-static void restore_sysctl(void)
+/* Turn the stats on (root): 0 or 1. */
+static int selfstats_configure(struct ss_app *app, void *st)
 {
-	if (old_sysctl >= 0)
-		write_sysctl(old_sysctl);
-	old_sysctl = -1;
-}
-
-/* selfstats_configure - see hooks.h */
-int selfstats_configure(struct ss_app *app)
-{
+	struct selfstats_state *ss = st;
 	union bpf_attr attr;
-	int old, err = 0;
+	int old, fd, err = 0;
 
 	if (!app->o.self_stats)
 		return 0;
 	memset(&attr, 0, sizeof(attr));
 	attr.enable_stats.type = BPF_STATS_RUN_TIME;
-	stats_fd = syscall(SYS_bpf, BPF_ENABLE_STATS, &attr, sizeof(attr));
-	if (stats_fd < 0)
+	fd = syscall(SYS_bpf, BPF_ENABLE_STATS, &attr, sizeof(attr));
+	if (fd < 0)
 		err = errno;
+	else
+		ss->stats_fd = fd;
 
 	old = read_sysctl();
 	if (old == 0 && write_sysctl(1) == 0) {
-		old_sysctl = old;
-		atexit(restore_sysctl);
-	} else if (old != 1 && stats_fd < 0) {
+		ss->restore = true;
+	} else if (old != 1 && fd < 0) {
 		fprintf(stderr,
 			"switchstat: --self-stats: cannot enable BPF run-time "
 			"stats (BPF_ENABLE_STATS: %s; %s not writable)\n",
@@ -95,12 +92,14 @@ int selfstats_configure(struct ss_app *app)
 	return 0;
 }
 
-/* selfstats_report - see hooks.h */
-void selfstats_report(struct ss_app *app)
+/* At the end of a run that went well: each program's cost. */
+static void selfstats_report(struct ss_app *app, void *st)
 {
 	FILE *f = app->o.csv || app->o.json ? stderr : app->f;
 	struct rusage ru;
 
+	if (!app->o.self_stats)
+		return;
 	fprintf(f, "self-stats: cost of the BPF programs (bpf_stats)\n");
 	fprintf(f, "%-34s %12s %10s %12s\n", "PROGRAM", "RUNS", "NS/RUN",
 		"TOTAL(ms)");
@@ -132,3 +131,23 @@ void selfstats_report(struct ss_app *app)
 			ru.ru_stime.tv_sec * 1e3 + ru.ru_stime.tv_usec / 1e3);
 	fflush(f);
 }
+
+static void selfstats_close(struct ss_app *app, void *st)
+{
+	struct selfstats_state *ss = st;
+
+	if (ss->restore)
+		write_sysctl(0);
+	ss->restore = false;
+	if (ss->stats_fd > 0)
+		close(ss->stats_fd);
+	ss->stats_fd = 0;
+}
+
+const struct ss_feature ss_feat_selfstats = {
+	.name = "selfstats",
+	.state_size = sizeof(struct selfstats_state),
+	.configure = selfstats_configure,
+	.finish = selfstats_report,
+	.close = selfstats_close,
+};

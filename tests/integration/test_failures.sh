@@ -49,6 +49,20 @@ if command -v setpriv >/dev/null; then
 		>/dev/null 2>"$T/nr.err" || rc=$?
 	[ "$rc" -eq 1 ] || fail "non-root: exit $rc, want 1"
 	grep -q "must run as root" "$T/nr.err" || fail "non-root: no clear message"
+	# the environment is checked before what features look for in it
+	rc=0
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$SWITCHSTAT" \
+		--hist runq -d 1 >/dev/null 2>"$T/nrh.err" || rc=$?
+	[ "$rc" -eq 1 ] || fail "non-root --hist runq: exit $rc, want 1"
+	grep -q "must run as root" "$T/nrh.err" ||
+		fail "non-root --hist runq: $(cat "$T/nrh.err")"
+	[ "$(grep -c . "$T/nrh.err")" -eq 1 ] ||
+		fail "non-root --hist runq: more than one line: $(cat "$T/nrh.err")"
+	# bad input still comes first: exit 2 even without root
+	rc=0
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$SWITCHSTAT" \
+		-e nope -d 1 >/dev/null 2>"$T/nre.err" || rc=$?
+	[ "$rc" -eq 2 ] || fail "non-root -e nope: exit $rc, want 2"
 fi
 
 # bad input -> exit 2, one message + usage hint, never a table

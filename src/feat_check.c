@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * feat_check.c - after each interval's other output: the --check closure
+ * line (tasks + filtered + idle time against CPUs x interval) and, with
+ * -v, the interval's row count and probe statistics, both on stderr.
+ */
+#include <inttypes.h>
+
+#include "feat_check.h"
+
+static void print_check(struct ss_app *app)
+{
+	const struct ss_interval *iv = &app->iv;
+	uint64_t rows = ss_rows_oncpu_total(iv);
+	uint64_t idle = iv->stats[SS_STAT_IDLE_NS];
+	uint64_t other = iv->stats[SS_STAT_FILTERED_NS];
+	uint64_t want = iv->interval_ns * app->ncpus_online;
+	uint64_t got = rows + idle + other;
+
+	if (app->o.idle) /* idle rows are already in rows */
+		got -= idle;
+	fprintf(stderr,
+		"check: tasks %.1f ms + filtered %.1f ms + idle %.1f ms = "
+		"%.1f ms of %d CPUs x %.1f ms (%.1f%%)\n",
+		(rows - (app->o.idle ? idle : 0)) / 1e6, other / 1e6,
+		idle / 1e6, got / 1e6, app->ncpus_online, iv->interval_ns / 1e6,
+		want ? 100.0 * got / want : 0.0);
+}
+
+static int check_interval(struct ss_app *app, void *st)
+{
+	if (app->o.check)
+		print_check(app);
+	if (app->o.verbose)
+		fprintf(stderr,
+			"switchstat: %zu rows, %" PRIu64 " switches, skipped "
+			"slices: %" PRIu64 " first, %" PRIu64 " missed switch, "
+			"%" PRIu64 " clock; %" PRIu64 " dropped; counter "
+			"deltas skipped: %" PRIu64 " first, %" PRIu64
+			" backwards, %" PRIu64 " read errors\n",
+			app->iv.n, app->iv.stats[SS_STAT_SWITCHES],
+			app->iv.stats[SS_STAT_FIRST_SLICE],
+			app->iv.stats[SS_STAT_MISSED],
+			app->iv.stats[SS_STAT_ANOMALY],
+			app->iv.stats[SS_STAT_DROPS],
+			app->iv.stats[SS_STAT_CTR_FIRST],
+			app->iv.stats[SS_STAT_CTR_BACKWARDS],
+			app->iv.stats[SS_STAT_CTR_ERROR]);
+	return 0;
+}
+
+const struct ss_feature ss_feat_check = {
+	.name = "check",
+	.on_interval = check_interval,
+};

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * feat_core.c - the switch accounting every run has: the probe's cflags,
+ * the collector of the accumulator map, sched_switch (attached last, once
+ * all it feeds is in place) and, each interval, the rows and the table.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collect.h"
+#include "feat_core.h"
+#include "procfs.h"
+
+struct core_state {
+	struct ss_collector col;
+	bool col_ready;
+	uint64_t start_ns; /* CLOCK_MONOTONIC of the last collect */
+};
+
+static uint32_t default_map_entries(void)
+{
+	uint32_t n = ss_pid_max();
+
+	if (n < 8192)
+		n = 8192;
+	if (n > 65536)
+		n = 65536;
+	return n;
+}
+
+static int core_configure(struct ss_app *app, void *st)
+{
+	const char *hook = getenv("SWITCHSTAT_TEST_VERIFIER_FAIL");
+	int ok = 0;
+
+	app->map_entries =
+		app->o.map_entries ? app->o.map_entries : default_map_entries();
+	ok |= ss_app_define(app, "SS_MAP_ENTRIES", app->map_entries);
+	ok |= ss_app_define(app, "SS_PER_THREAD", app->o.per_thread);
+	ok |= ss_app_define(app, "SS_FILTER_TGID", app->o.pid);
+	ok |= ss_app_define(app, "SS_FILTER_TID", app->o.tid);
+	/* test hook for the verifier-rejection test (tests/integration) */
+	if (hook && !strcmp(hook, "1"))
+		ok |= ss_app_define(app, "SS_TEST_VERIFIER_FAIL", 1);
+	if (ok) {
+		fprintf(stderr, "switchstat: too many BPF cflags\n");
+		return 1;
+	}
+	return 0;
+}
+
+static int core_attach(struct ss_app *app, void *st)
+{
+	struct core_state *cs = st;
+	int accum = ss_bpf_map_fd(&app->bpf, "accum");
+	int stats = ss_bpf_map_fd(&app->bpf, "cpu_state"); /* ss_cpu.stats */
+
+	if (accum < 0 || stats < 0) {
+		fprintf(stderr, "switchstat: BPF maps missing\n");
+		return 1;
+	}
+	cs->col_ready = true;
+	if (ss_collect_init(&cs->col, accum, stats, app->ncpus_possible,
+			    app->map_entries)) {
+		fprintf(stderr, "switchstat: cannot read BPF maps: %s\n",
+			strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/* sched_switch last: everything it feeds is in place */
+static int core_start(struct ss_app *app, void *st)
+{
+	char err[SS_ERR_LEN];
+
+	if (ss_bpf_attach_tp(&app->bpf, "tracepoint__sched__sched_switch",
+			     "sched", "sched_switch", err, sizeof(err))) {
+		fprintf(stderr, "switchstat: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The probes have run since they were attached: throw that away, so the
+ * first interval, like every other, runs from one collect to the next and
+ * never holds time from before it began.
+ */
+static int core_reset(struct ss_app *app, void *st)
+{
+	struct core_state *cs = st;
+
+	ss_rows_reset(&app->iv);
+	if (ss_collect(&cs->col, &app->iv) < 0)
+		return 1;
+	cs->start_ns = ss_clock_ns(CLOCK_MONOTONIC);
+	return 0;
+}
+
+/* Add each CPU's idle task as a row (--idle): pid 0, comm swapper/N. */
+static void add_idle_rows(struct ss_app *app)
+{
+	for (int cpu = 0; cpu < app->iv.ncpus_possible; cpu++) {
+		struct ss_key key = { .tgid = 0, .tid = 0 };
+		struct ss_val val = { 0 };
+
+		if (!app->iv.idle_ns[cpu])
+			continue;
+		snprintf(val.comm, sizeof(val.comm), "swapper/%u",
+			 (unsigned int)cpu & 0xffff);
+		val.oncpu_ns = app->iv.idle_ns[cpu];
+		ss_rows_push(&app->iv, &key, &val);
+	}
+}
+
+/*
+ * Collect and print one interval.  start_ns is when the previous collect
+ * ran (the start of this interval's data); it is advanced to this
+ * collect, so time spent printing belongs to the next interval.
+ */
+static int core_interval(struct ss_app *app, void *st)
+{
+	struct core_state *cs = st;
+	uint64_t now;
+	int n;
+
+	ss_rows_reset(&app->iv);
+	n = ss_collect(&cs->col, &app->iv);
+	if (n < 0) {
+		fprintf(stderr, "switchstat: reading BPF maps: %s\n",
+			strerror(-n));
+		return 1;
+	}
+	now = ss_clock_ns(CLOCK_MONOTONIC);
+	app->iv.interval_ns = now - cs->start_ns;
+	cs->start_ns = now;
+	app->iv.end_realtime_ns = ss_clock_ns(CLOCK_REALTIME);
+	if (app->o.idle)
+		add_idle_rows(app);
+	if (app->o.per_cgroup)
+		ss_rows_merge_by_cgroup(&app->iv);
+	ss_rows_sort(&app->iv, app->o.sort);
+	if (!app->o.hist_only)
+		ss_out_interval(&app->out, app->f, &app->iv);
+	return 0;
+}
+
+static void core_close(struct ss_app *app, void *st)
+{
+	struct core_state *cs = st;
+
+	if (cs->col_ready)
+		ss_collect_free(&cs->col);
+	cs->col_ready = false;
+}
+
+const struct ss_feature ss_feat_core = {
+	.name = "core",
+	.state_size = sizeof(struct core_state),
+	.configure = core_configure,
+	.attach = core_attach,
+	.start = core_start,
+	.reset = core_reset,
+	.on_interval = core_interval,
+	.close = core_close,
+};

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * feature.h - one part of a run (switch accounting, checkpoints, counters,
+ * histograms, memory, trace, self-stats...) as a table of operations.
+ * features.c lists them; main.c runs each phase over that list in order,
+ * so adding a feature is a new feat_*.c and one entry in ss_features[].
+ *
+ * Every operation is optional (NULL: nothing to do) and gets the feature's
+ * own state, state_size bytes zeroed before the first phase.  A feature
+ * whose option is off does nothing.  Errors are printed by the feature
+ * (one line) and returned as exit codes: 1 environment/BPF, 2 bad input.
+ */
+#ifndef SWITCHSTAT_FEATURE_H
+#define SWITCHSTAT_FEATURE_H
+
+#include <stddef.h>
+
+#include "app.h"
+
+struct ss_feature {
+	const char *name;
+	size_t state_size;
+	/* user input only, before the environment is checked: 0 or 2 */
+	int (*check)(struct ss_app *app, void *st);
+	/*
+	 * after the environment check (root, tracefs, headers) and before
+	 * compiling: look at the kernel, add -D cflags, open perf events.
+	 * 0, 1 or 2.
+	 */
+	int (*configure)(struct ss_app *app, void *st);
+	/* after compiling: load and attach programs, fill maps.  0 or 1. */
+	int (*attach)(struct ss_app *app, void *st);
+	/* after every attach: switch on what feeds the others.  0 or 1. */
+	int (*start)(struct ss_app *app, void *st);
+	/*
+	 * replaces the interval loop (trace mode): returns the exit code, or
+	 * -1 when this run does not use it.
+	 */
+	int (*run)(struct ss_app *app, void *st);
+	/* interval loop: discard what the probes gathered so far.  0 or 1. */
+	int (*reset)(struct ss_app *app, void *st);
+	/* interval loop: read and print one interval.  0 or 1 (stop). */
+	int (*on_interval)(struct ss_app *app, void *st);
+	/* the run ended well; probes still attached: final reports */
+	void (*finish)(struct ss_app *app, void *st);
+	/* at exit, after the probes are detached; also after a failure */
+	void (*close)(struct ss_app *app, void *st);
+};
+
+enum ss_phase {
+	SS_PHASE_CHECK,
+	SS_PHASE_CONFIGURE,
+	SS_PHASE_ATTACH,
+	SS_PHASE_START,
+	SS_PHASE_RESET,
+	SS_PHASE_INTERVAL,
+	SS_PHASE_FINISH,
+	SS_PHASE_CLOSE,
+};
+
+/*
+ * ss_features_init - allocate every feature's state in app->state[].
+ * Returns 0, or -1 (out of memory).
+ */
+int ss_features_init(struct ss_app *app);
+
+/*
+ * ss_features_phase - run one phase's operation of every feature in table
+ * order, stopping at the first non-zero return, which is returned.
+ */
+int ss_features_phase(struct ss_app *app, enum ss_phase phase);
+
+/*
+ * ss_features_run - the first feature's run() that takes this run: its
+ * exit code, or -1 when none does (use the interval loop).
+ */
+int ss_features_run(struct ss_app *app);
+
+/* ss_features_free - release the states (after SS_PHASE_CLOSE). */
+void ss_features_free(struct ss_app *app);
+
+#endif
