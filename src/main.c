@@ -6,11 +6,11 @@
  * Shape after libbpf-tools' runqlat.c: parse options, check the
  * environment, compile and attach, then print every interval until the
  * duration ends or Ctrl-C; the last, partial interval is printed too.
+ * The work is done by the features (feature.h, listed in features.c):
+ * this file runs their phases in order and owns the interval clock.
  * Exit codes: 0 done, 1 environment/BPF failure, 2 bad input.
  */
 #include <errno.h>
-#include <inttypes.h>
-#include <linux/bpf.h>
 #include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
