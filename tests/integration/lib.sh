@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # lib.sh - helpers for the integration tests (sourced).
 # Env from CTest: SWITCHSTAT (binary), WORKLOADS (workload dir), SRC (repo).
 # Exit codes: 0 pass, 1 fail, 77 skip.
@@ -128,6 +129,27 @@ wait_file() {
 		sleep 0.05
 	done
 	fail "timeout waiting for $1"
+}
+
+# wait_threads PID N: poll until process PID has at least N threads
+wait_threads() {
+	local i n=0
+	for i in $(seq 1 200); do
+		n=$(ls /proc/"$1"/task 2>/dev/null | wc -l)
+		[ "$n" -ge "$2" ] && return 0
+		sleep 0.05
+	done
+	fail "process $1 has $n threads after 10 s, want $2"
+}
+
+# wait_comm PID NAME: poll until process PID is named NAME (its prctl ran)
+wait_comm() {
+	local i
+	for i in $(seq 1 200); do
+		[ "$(cat /proc/"$1"/comm 2>/dev/null)" = "$2" ] && return 0
+		sleep 0.05
+	done
+	fail "process $1 is not named $2 after 10 s"
 }
 
 # all_stopped PID...: every thread of every PID is in state T (stopped)

@@ -83,7 +83,7 @@ rc=0
 "$SWITCHSTAT" -p $((pid_max - 1)) -d 1 >/dev/null 2>"$T/p.err" || rc=$?
 [ "$rc" -eq 2 ] && grep -q "no such process" "$T/p.err" || fail "-p nonexistent: exit $rc: $(cat "$T/p.err")"
 bg "$WORKLOADS/spinner" 1 failspin
-sleep 0.2
+wait_threads "$BG_LAST" 2
 tid=$(ls /proc/"$BG_LAST"/task | grep -v "^$BG_LAST\$" | head -1)
 rc=0
 "$SWITCHSTAT" -p "$tid" -d 1 >/dev/null 2>"$T/t.err" || rc=$?

@@ -10,7 +10,8 @@ bg "$WORKLOADS/spinner" 4 mt-spin
 P=$BG_LAST
 bg "$WORKLOADS/spinner" 0 other-spin
 OTHER=$BG_LAST
-sleep 0.2
+wait_threads "$P" 5
+wait_comm "$OTHER" other-spin
 freeze "$P" "$OTHER"
 mapfile -t TIDS < <(ls /proc/"$P"/task)
 [ "${#TIDS[@]}" -eq 5 ] || fail "expected 5 threads, got ${#TIDS[@]}"
