@@ -5,6 +5,9 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "perf_open.h"
 
 /* ss_parse_cpu_list - see cpus.h */
 int ss_parse_cpu_list(const char *s)
@@ -52,4 +55,20 @@ int ss_possible_cpus(void)
 		n = ss_parse_cpu_list(buf);
 	fclose(f);
 	return n;
+}
+
+/* ss_online_cpus - see cpus.h */
+int ss_online_cpus(bool *online, int n)
+{
+	char buf[4096];
+	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	memset(online, 0, sizeof(*online) * n);
+	if (fgets(buf, sizeof(buf), f))
+		ret = ss_parse_cpu_mask(buf, online, n);
+	fclose(f);
+	return ret;
 }

@@ -22,6 +22,7 @@
 
 #include <bcc/libbpf.h>
 
+#include "cpus.h"
 #include "feat_counters.h"
 #include "perf_open.h"
 
@@ -52,19 +53,8 @@ static void close_all(struct ctr_state *ctr)
 /* Online CPUs; all possible CPUs count as online if the file is unreadable. */
 static void read_online(bool *online, int ncpus)
 {
-	char buf[4096];
-	ssize_t n = -1;
-	int fd = open("/sys/devices/system/cpu/online", O_RDONLY | O_CLOEXEC);
-
-	if (fd >= 0) {
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-	}
-	if (n > 0) {
-		buf[n] = '\0';
-		if (!ss_parse_cpu_mask(buf, online, ncpus))
-			return;
-	}
+	if (!ss_online_cpus(online, ncpus))
+		return;
 	for (int c = 0; c < ncpus; c++)
 		online[c] = true;
 }

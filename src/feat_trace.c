@@ -25,6 +25,7 @@
 #include <bcc/libbpf.h>
 #include <bcc/perf_reader.h>
 
+#include "cpus.h"
 #include "feat_trace.h"
 #include "trace_fmt.h"
 
@@ -78,47 +79,6 @@ static void on_lost(void *cookie, uint64_t lost)
 
 	c->lost += lost;
 	fprintf(stderr, "Lost %" PRIu64 " events on CPU %d\n", lost, c->cpu);
-}
-
-/*
- * Online CPUs from /sys/devices/system/cpu/online ("0-3,8-11"): sets
- * online[cpu] for cpu < n.  Returns 0, or -1 if the file is unreadable or
- * malformed.
- */
-static int online_cpus(bool *online, int n)
-{
-	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
-	char buf[4096], *p, *end;
-	int ret = -1;
-
-	if (!f)
-		return -1;
-	if (!fgets(buf, sizeof(buf), f))
-		goto out;
-	p = buf;
-	while (*p && *p != '\n') {
-		long lo = strtol(p, &end, 10), hi = lo;
-
-		if (end == p || lo < 0)
-			goto out;
-		p = end;
-		if (*p == '-') {
-			hi = strtol(p + 1, &end, 10);
-			if (end == p + 1 || hi < lo)
-				goto out;
-			p = end;
-		}
-		for (long c = lo; c <= hi && c < n; c++)
-			online[c] = true;
-		if (*p == ',')
-			p++;
-		else if (*p && *p != '\n')
-			goto out;
-	}
-	ret = 0;
-out:
-	fclose(f);
-	return ret;
 }
 
 /* Options that do not apply to --trace (user input): 0 or 2. */
@@ -193,7 +153,7 @@ static int trace_attach(struct ss_app *app, void *st)
 		fprintf(stderr, "switchstat: out of memory\n");
 		return 1;
 	}
-	if (online_cpus(online, n)) {
+	if (ss_online_cpus(online, n)) {
 		free(online);
 		fprintf(stderr, "switchstat: cannot read "
 				"/sys/devices/system/cpu/online\n");
