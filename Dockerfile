@@ -1,4 +1,5 @@
 # syntax=docker/dockerfile:1
+# SPDX-License-Identifier: GPL-2.0
 #
 # switchstat container image: multi-stage, both stages on debian:bookworm-slim.
 #

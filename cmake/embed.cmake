@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # embed.cmake - concatenate the probe sources into one C string at build time.
 # Usage: cmake -DOUT=file.c -DSYMBOL=name -DINPUTS="a;b;c" -P embed.cmake
 # Bytes are written as hex so no escaping of the BPF text is needed.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # measure-counters.sh - cost of the sched_switch program (ns per run, from
 # the kernel's bpf_stats) with 0, 1 and 3 software counters, next to an
 # empty sched_switch program loaded with bpftrace.

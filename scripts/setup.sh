@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # setup.sh - make this machine ready to build and run switchstat.  Idempotent.
 #  - installs the Debian packages needed to build, run and test
 #  - mounts debugfs/tracefs when missing (libbcc looks in
@@ -7,7 +8,7 @@
 #    distribution's headers and links /lib/modules/$(uname -r)/build (and
 #    source) to them, saying so.  switchstat's probes read only tracepoint
 #    fields and BPF helpers, never kernel structs, so mismatched headers are
-#    safe for it (see ../shared/cases H1); they are NOT safe for other bcc
+#    safe for it; they are NOT safe for other bcc
 #    tools that read task_struct.
 # Usage: scripts/setup.sh [--no-build] [--tests]
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # test.sh - set up this machine, build, and run every test (unit and, as
 # root, integration against the live kernel).  The README's test command.
 # Usage: scripts/test.sh [ctest args...]   e.g. scripts/test.sh -L unit

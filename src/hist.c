@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Log2 histograms. The text layout follows print_log2_hist() and
  * print_stars() in bcc's libbpf-tools/trace_helpers.c.
@@ -88,24 +89,5 @@ void print_log2_hist(FILE *f, const unsigned long long *vals, int vals_size,
 			high, vals[i]);
 		print_stars(f, vals[i], val_max, stars);
 		fputs("|\n", f);
-	}
-}
-
-void print_log2_hist_csv(FILE *f, const char *prefix,
-			 const unsigned long long *vals, int vals_size)
-{
-	unsigned long long low, high, val_max;
-	const char *sep = ",";
-	int idx_max, i;
-
-	if (!prefix || !*prefix)
-		prefix = sep = "";
-	idx_max = hist_scan(vals, vals_size, &val_max);
-	for (i = 0; i <= idx_max; i++) {
-		if (!vals[i])
-			continue;
-		slot_bounds(i, &low, &high);
-		fprintf(f, "%s%s%llu,%llu,%llu\n", prefix, sep, low, high,
-			vals[i]);
 	}
 }

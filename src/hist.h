@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /* Log2 histograms: slot computation and bcc/libbpf-tools style printing. */
 #ifndef SWITCHSTAT_HIST_H
 #define SWITCHSTAT_HIST_H
@@ -44,16 +45,5 @@ void print_stars(FILE *f, unsigned long long val, unsigned long long val_max,
  */
 void print_log2_hist(FILE *f, const unsigned long long *vals, int vals_size,
 		     const char *val_type);
-
-/*
- * print_log2_hist_csv - write each non-empty slot of @vals as a CSV line.
- *
- * Line format: "<prefix>,<low>,<high>,<count>\n" with the same low/high
- * bounds as print_log2_hist() (slot 0 is 0,1). @prefix holds already
- * formatted leading fields; if it is NULL or "" the line starts at <low>.
- * Nothing is written if every count is zero.
- */
-void print_log2_hist_csv(FILE *f, const char *prefix,
-			 const unsigned long long *vals, int vals_size);
 
 #endif /* SWITCHSTAT_HIST_H */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Tiny NDJSON writer (RFC 8259 strings, RFC 3629 UTF-8 validation). */
 #include <inttypes.h>
 #include <locale.h>
@@ -131,12 +132,6 @@ void json_key_u64(struct json_obj *o, const char *key, uint64_t v)
 	fprintf(o->f, "%" PRIu64, v);
 }
 
-void json_key_i64(struct json_obj *o, const char *key, int64_t v)
-{
-	json_key(o, key);
-	fprintf(o->f, "%" PRId64, v);
-}
-
 void json_key_double(struct json_obj *o, const char *key, double v,
 		     int decimals)
 {
@@ -172,12 +167,6 @@ void json_key_null(struct json_obj *o, const char *key)
 {
 	json_key(o, key);
 	fputs("null", o->f);
-}
-
-void json_key_raw(struct json_obj *o, const char *key, const char *already_json)
-{
-	json_key(o, key);
-	fputs(already_json ? already_json : "null", o->f);
 }
 
 void json_end(struct json_obj *o)

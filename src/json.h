@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /* Tiny NDJSON writer: one JSON object per line, straight to a FILE. */
 #ifndef SWITCHSTAT_JSON_H
 #define SWITCHSTAT_JSON_H
@@ -38,9 +39,6 @@ void json_key_str(struct json_obj *o, const char *key, const char *val,
 /* json_key_u64 - add "key": unsigned integer member (full 64-bit range). */
 void json_key_u64(struct json_obj *o, const char *key, uint64_t v);
 
-/* json_key_i64 - add "key": signed integer member (full 64-bit range). */
-void json_key_i64(struct json_obj *o, const char *key, int64_t v);
-
 /*
  * json_key_double - add "key": number member printed with @decimals digits
  * after the point (clamped to 0..17), always with '.' whatever LC_NUMERIC
@@ -51,13 +49,6 @@ void json_key_double(struct json_obj *o, const char *key, double v,
 
 /* json_key_null - add "key": null member. */
 void json_key_null(struct json_obj *o, const char *key);
-
-/*
- * json_key_raw - add "key": member whose value @already_json is written
- * verbatim (caller guarantees it is valid JSON); NULL is written as null.
- */
-void json_key_raw(struct json_obj *o, const char *key,
-		  const char *already_json);
 
 /* json_end - close the object: writes "}\n" (one NDJSON record). */
 void json_end(struct json_obj *o);

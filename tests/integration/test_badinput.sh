@@ -20,7 +20,7 @@ expect2() {
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	[ "$rc" -eq 2 ] || fail "$what ($*): exit code $rc, want 2; stderr: $(head -3 "$T/err")"
 	[ ! -s "$T/out" ] || fail "$what ($*): wrote to stdout: $(head -3 "$T/out")"
-	# the no-PMU warning (case H9) may come first: it is not about the input
+	# the no-PMU warning may come first: it is not about the input
 	lines=$(grep -v "^Try 'switchstat -h'" "$T/err" | grep -vc 'counter columns show n/a')
 	[ "$lines" -eq 1 ] || fail "$what ($*): want one message line, got $lines: $(cat "$T/err")"
 	grep -q '^switchstat: ' "$T/err" || fail "$what ($*): message lacks the 'switchstat: ' prefix: $(cat "$T/err")"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # test_cgroups.sh - cgroup v2 rows (-G), the --cgroup filter, cgroup names.
 #
 # Two spinners, each in its own child cgroup under the cgroup2 mount, are

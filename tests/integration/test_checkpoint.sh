@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# test_checkpoint.sh - interval-accurate attribution (issue 4).
+# test_checkpoint.sh - interval-accurate attribution: on-CPU time is charged
+# to the interval it was spent in.
 #
 # A spinner pinned alone to CPU 1 may run for seconds without a context
 # switch; the per-CPU checkpoints must still charge its on-CPU time to every

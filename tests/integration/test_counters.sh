@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Case H9 and issue 3: perf counters attributed at each context switch.
+# SPDX-License-Identifier: GPL-2.0
+# Perf counters attributed at each context switch; without a PMU a counter
+# is "not measured" (n/a, empty, null), never 0.
 #  - bad -e input exits 2 with one message (unknown name, more than 8);
 #  - without a PMU (this VM): -e cycles exits 1 saying hardware counters are
 #    unavailable; the default events start anyway, warn once, and every

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # test_docs.sh - the documentation matches the program (no root needed):
 #  - man/man8/switchstat.8 renders with man -l, no groff warnings, and has
 #    the bcc man page sections; it documents every option of switchstat -h;

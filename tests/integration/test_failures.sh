@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Cases H1 and H10, and the exit-code contract: environment and BPF failures
-# exit 1 with one clear message (the verifier log for a rejected program),
+# SPDX-License-Identifier: GPL-2.0
+# Kernel headers (missing, incomplete, named with -v; the probes never read
+# a kernel struct), a program the verifier rejects, and the exit-code
+# contract: environment and BPF failures exit 1 with one clear message (the
+# verifier log for a rejected program),
 # bad input exits 2 with a usage hint, and nothing is left attached.
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -8,7 +11,7 @@ need_root
 progs() { bpftool prog show 2>/dev/null | grep -c "sched_switch\|ss_checkpoint" || true; }
 before=$(progs)
 
-# H1: no kernel headers -> exit 1, says what to install
+# no kernel headers -> exit 1, says what to install
 rc=0
 BCC_KERNEL_SOURCE=/nonexistent "$SWITCHSTAT" -d 1 >"$T/h.out" 2>"$T/h.err" || rc=$?
 [ "$rc" -eq 1 ] || fail "missing headers: exit $rc, want 1"
@@ -16,7 +19,7 @@ grep -q "kernel headers not found" "$T/h.err" || fail "missing headers: no clear
 [ "$(grep -c . "$T/h.err")" -le 2 ] || fail "missing headers: more than one message line"
 info "no headers: $(tail -1 "$T/h.err")"
 
-# H1: a headers directory that is there but empty -> the same kind of message
+# a headers directory that is there but empty -> the same kind of message
 mkdir -p "$T/emptyhdr"
 rc=0
 BCC_KERNEL_SOURCE="$T/emptyhdr" "$SWITCHSTAT" -d 1 >/dev/null 2>"$T/e.err" || rc=$?
@@ -24,17 +27,17 @@ BCC_KERNEL_SOURCE="$T/emptyhdr" "$SWITCHSTAT" -d 1 >/dev/null 2>"$T/e.err" || rc
 grep -q "kernel headers at .* are incomplete" "$T/e.err" || fail "empty headers: $(cat "$T/e.err")"
 [ "$(grep -c . "$T/e.err")" -le 2 ] || fail "empty headers: more than one message line: $(cat "$T/e.err")"
 
-# H1: -v says which headers were used
+# -v says which headers were used
 "$SWITCHSTAT" -v -d 1 -i 500 >/dev/null 2>"$T/v.err" || fail "-v run failed"
 grep -q "kernel headers for compiling: /" "$T/v.err" || fail "-v does not name the headers"
 
-# H1: the probes never read a kernel struct (offsets would be silently wrong)
+# the probes never read a kernel struct (offsets would be silently wrong)
 if grep -nE "task_struct|bpf_probe_read|->real_parent|bpf_get_current_task" "$SRC"/probes/* |
 	grep -vE '^[^:]+:[0-9]+:\s*(\*|/\*|//)'; then
 	fail "probes read kernel structs"
 fi
 
-# H10: a rejected program ends the run with exit 1 and the verifier's log
+# a rejected program ends the run with exit 1 and the verifier's log
 rc=0
 SWITCHSTAT_TEST_VERIFIER_FAIL=1 "$SWITCHSTAT" -d 1 >"$T/vf.out" 2>"$T/vf.err" || rc=$?
 [ "$rc" -eq 1 ] || fail "verifier rejection: exit $rc, want 1"

@@ -9,13 +9,14 @@
 #
 #  1. nanosleep(1 ms) loop, -P -p PID, CSV (-H): off-CPU samples =
 #     voluntary_ctxt_switches delta, their mass in the 1024-2047 us bucket;
-#     the long wait that began before the tool started is not counted (H7);
+#     the long wait that began before the tool started is not counted (waits are timed only
+#     from events seen after start);
 #     on-CPU and run-queue samples = slices, sums within the bounds;
 #  2. two spinners pinned to CPU 1 from birth, -P, NDJSON: run-queue samples =
 #     nonvoluntary_ctxt_switches delta, run-queue and on-CPU sums within
 #     the bounds;
 #  3. text, -L -m, all tasks: msecs layout, per-thread titles, and no
-#     histogram for the idle task (tid 0, H4).
+#     histogram for the idle task (tid 0).
 . "$(dirname "$0")/lib.sh"
 need_root
 [ "$(nproc)" -ge 2 ] || skip "needs 2 online CPUs"
@@ -110,11 +111,11 @@ sys.exit(1 if bad else 0)
 PY
 }
 
-# ---- 1. sleeper: off-CPU mass at 1 ms, H7 ---------------------------------
+# ---- 1. sleeper: off-CPU mass at 1 ms, no wait from before start ---------------------------------
 bg "$WORKLOADS/sleeper" 1000
 SL=$BG_LAST
 sleep 0.2
-freeze "$SL" # its wait from now on began before the tool started (H7)
+freeze "$SL" # its wait from now on began before the tool started: not counted
 f0=$(date +%s.%N)
 start_tool sl --csv -H -P -n 0 -p "$SL" -i 1000 --hist oncpu,offcpu,runq
 k0=$(snap "$SL")

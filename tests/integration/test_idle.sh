@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Cases H4 and H7: each CPU's idle task is its own row only with --idle,
+# SPDX-License-Identifier: GPL-2.0
+# Each CPU's idle task is its own row only with --idle,
 # never mixed into process rows; no row and no interval ever holds more
 # on-CPU time than is possible (ncpus x interval), so nothing wrapped or was
 # attributed from before the start.

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Case H6 (involuntary side): two spinners pinned to one CPU preempt each
+# SPDX-License-Identifier: GPL-2.0
+# Involuntary switches: two spinners pinned to one CPU preempt each
 # other; per-process involuntary switches must equal the kernel's
 # nonvoluntary_ctxt_switches delta within 2%, and on-CPU time must equal the
-# schedstat delta within 2% (case H3: the layout comes from the format file).
+# schedstat delta within 2% (the tracepoint layout comes from the running
+# kernel's format file, not from headers).
 . "$(dirname "$0")/lib.sh"
 need_root
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # test_json.sh - --json is NDJSON that a real consumer (python3's json
 # module) accepts, line by line, for interval rows and for --trace events:
 # keys equal the CSV header of the same mode ("type" in front), numbers are

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # test_smoke.sh - like bcc's tests/python/test_tools_smoke.py: run the tool
 # for a second with common option combinations; each must exit 0 and print
 # a header and at least one row (a sleeper workload guarantees activity).

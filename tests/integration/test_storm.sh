@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# test_storm.sh - case H8, maps that fill up: a storm of 20,000 short-lived
+# test_storm.sh - maps that fill up: a storm of 20,000 short-lived
 # processes (forkstorm: posix_spawn of /bin/true) must not fill the maps with
 # dead tasks or make new processes vanish.
 #

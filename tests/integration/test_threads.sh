@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Case H5: -p filters on the tgid and the process row is the sum of its
+# SPDX-License-Identifier: GPL-2.0
+# -p filters on the tgid and the process row is the sum of its
 # threads.  Main thread in pause(), 4 threads spinning: -p PID on-CPU time
 # equals the sum over /proc/PID/task/*/schedstat within 2%; -L gives one row
 # per thread, each matching its own schedstat; -t TID shows only that thread.

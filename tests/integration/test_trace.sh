@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # test_trace.sh - --trace at a pipe ping-pong's switch rate (100k+/s) is
 # honest: every switch of ping and pong between two SIGSTOPs is either a
 # line or counted as lost (perf buffer full, "Lost N events on CPU M") or

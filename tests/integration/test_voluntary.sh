@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Case H6 (voluntary side): a pipe ping-pong and a nanosleep loop switch
+# SPDX-License-Identifier: GPL-2.0
+# Voluntary switches: a pipe ping-pong and a nanosleep loop switch
 # voluntarily; per-process voluntary switches must equal the kernel's
 # voluntary_ctxt_switches delta (/proc/PID/task/*/status) within 2%, and the
 # involuntary count must agree too (within 2% or 50, it is small here).

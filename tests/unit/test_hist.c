@@ -1,4 +1,5 @@
-/* Unit tests for src/hist.c (log2 slots, text and CSV histograms). */
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests for src/hist.c (log2 slots and text histograms). */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,18 +48,6 @@ static char *hist_text(const unsigned long long *vals, int n, const char *vt)
 
 	cr_assert_not_null(f);
 	print_log2_hist(f, vals, n, vt);
-	cr_assert_eq(fclose(f), 0);
-	return buf;
-}
-
-static char *hist_csv(const char *prefix, const unsigned long long *vals, int n)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	cr_assert_not_null(f);
-	print_log2_hist_csv(f, prefix, vals, n);
 	cr_assert_eq(fclose(f), 0);
 	return buf;
 }
@@ -351,50 +340,5 @@ Test(print_stars, partial_and_empty_bars)
 	free(out);
 	out = stars_text(0, 0, 4); /* no division by zero */
 	cr_expect_str_eq(out, "    ");
-	free(out);
-}
-
-Test(print_log2_hist_csv, with_prefix)
-{
-	static const unsigned long long vals[] = { 1, 0, 5, 0 };
-	char *out = hist_csv("cpu,3", vals, 4);
-
-	cr_expect_str_eq(out, "cpu,3,0,1,1\n"
-			      "cpu,3,4,7,5\n");
-	free(out);
-}
-
-Test(print_log2_hist_csv, empty_or_null_prefix)
-{
-	static const unsigned long long vals[] = { 0, 2, 0, 9 };
-	char *out = hist_csv("", vals, 4);
-
-	cr_expect_str_eq(out, "2,3,2\n"
-			      "8,15,9\n");
-	free(out);
-	out = hist_csv(NULL, vals, 4);
-	cr_expect_str_eq(out, "2,3,2\n"
-			      "8,15,9\n");
-	free(out);
-}
-
-Test(print_log2_hist_csv, all_zero_prints_nothing)
-{
-	static const unsigned long long vals[8];
-	char *out = hist_csv("a", vals, 8);
-
-	cr_expect_str_eq(out, "");
-	free(out);
-}
-
-Test(print_log2_hist_csv, top_slot_63)
-{
-	unsigned long long vals[64] = { 0 };
-	char *out;
-
-	vals[63] = ULLONG_MAX;
-	out = hist_csv("p", vals, 64);
-	cr_expect_str_eq(out, "p,9223372036854775808,18446744073709551615,"
-			      "18446744073709551615\n");
 	free(out);
 }

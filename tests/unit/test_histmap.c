@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests for probes/hist_shared.h (the slot function the BPF program
  * runs, compiled here for the host) and src/histmap.c (sorting and text,
@@ -58,7 +59,7 @@ Test(hist_slot, log2_matches_floor_log2)
 	cr_expect_eq(ss_log2_u64(ULLONG_MAX), 63);
 }
 
-/* case H10: 0 ns, 1 ns and 2^40 ns land in the first or last slot */
+/* 0 ns, 1 ns and 2^40 ns land in the first or last slot (clamped) */
 Test(hist_slot, h10_extremes_are_clamped)
 {
 	cr_expect_eq(ss_hist_slot(0, 1000), 0);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Unit tests for src/json.c (string escaping and the NDJSON object writer). */
 #include <limits.h>
 #include <locale.h>
@@ -127,10 +128,7 @@ static void write_basic(FILE *f)
 	json_begin(&o, f);
 	json_key_str(&o, "comm", "bash", 16);
 	json_key_u64(&o, "pid", 42);
-	json_key_i64(&o, "delta", -7);
 	json_key_null(&o, "cgroup");
-	json_key_raw(&o, "cpus", "[0,1]");
-	json_key_raw(&o, "none", NULL);
 	json_end(&o);
 }
 
@@ -139,8 +137,7 @@ Test(json_obj, members_and_newline)
 	char *out = capture(write_basic);
 
 	cr_expect_str_eq(out,
-			 "{\"comm\":\"bash\",\"pid\":42,\"delta\":-7,"
-			 "\"cgroup\":null,\"cpus\":[0,1],\"none\":null}\n");
+			 "{\"comm\":\"bash\",\"pid\":42,\"cgroup\":null}\n");
 	free(out);
 }
 
@@ -172,8 +169,6 @@ static void write_extremes(FILE *f)
 
 	json_begin(&o, f);
 	json_key_u64(&o, "umax", UINT64_MAX);
-	json_key_i64(&o, "imin", INT64_MIN);
-	json_key_i64(&o, "imax", INT64_MAX);
 	json_key_str(&o, "k\"ey\n", "v", 1);
 	json_end(&o);
 }
@@ -183,8 +178,6 @@ Test(json_obj, integer_extremes_and_escaped_key)
 	char *out = capture(write_extremes);
 
 	cr_expect_str_eq(out, "{\"umax\":18446744073709551615,"
-			      "\"imin\":-9223372036854775808,"
-			      "\"imax\":9223372036854775807,"
 			      "\"k\\\"ey\\n\":\"v\"}\n");
 	free(out);
 }
@@ -251,7 +244,6 @@ static void write_roundtrip(FILE *f)
 	json_begin(&o, f);
 	json_key_str(&o, "q", "a\"b\\c\n", 64);
 	json_key_u64(&o, "u", UINT64_MAX);
-	json_key_i64(&o, "i", INT64_MIN);
 	json_end(&o);
 
 	json_begin(&o, f);
@@ -263,7 +255,6 @@ static void write_roundtrip(FILE *f)
 	json_begin(&o, f);
 	json_key_str(&o, "bad", "\xff\xfe\xc0\xaf\xed\xa0\x80\xf4\x90", 64);
 	json_key_str(&o, "good", "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 64);
-	json_key_raw(&o, "arr", "[1,2,{\"x\":null}]");
 	json_end(&o);
 
 	json_begin(&o, f);
@@ -275,13 +266,13 @@ static void write_roundtrip(FILE *f)
 	"import json,sys\n"                                                \
 	"o=[json.loads(l) for l in sys.stdin]\n"                           \
 	"assert len(o)==4, len(o)\n"                                       \
-	"assert o[0]=={'q':'a\"b\\\\c\\n','u':2**64-1,'i':-2**63}, o[0]\n" \
+	"assert o[0]=={'q':'a\"b\\\\c\\n','u':2**64-1}, o[0]\n"            \
 	"a=o[1]['all']\n"                                                  \
 	"assert len(a)==255 and a[:127]==''.join(map(chr,range(1,128)))\n" \
 	"assert a[127:]==''.join(map(chr,range(128,256))), a[127:]\n"      \
 	"assert o[1]['d']==0.5 and o[1]['nan'] is None\n"                  \
 	"assert o[2]['good']=='\\u00e9\\u20ac\\U0001f600', o[2]\n"         \
-	"assert o[2]['arr']==[1,2,{'x':None}] and o[3]=={}\n"
+	"assert o[3]=={}\n"
 
 Test(json_obj, roundtrip_through_python)
 {

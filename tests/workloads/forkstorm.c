@@ -3,7 +3,7 @@
  * forkstorm - run a program COUNT times as fast as possible: WORKERS
  * processes each spawn (posix_spawn: clone + exec) and reap one child at a
  * time.  Every child is a new, short-lived process (a new tgid) that exits
- * at once: the load of case H8.  Prints "workers: PID..." (itself and its
+ * at once: a load that fills maps with dead tasks.  Prints "workers: PID..." (itself and its
  * workers, which are not storm children) and "COUNT runs in S.SSS s".
  * Usage: forkstorm COUNT [WORKERS [PROGRAM]]   (default 1 worker, /bin/true)
  * Exit 0 when every child ran and exited 0, else 1.
