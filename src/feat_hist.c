@@ -15,6 +15,7 @@
 #include <bcc/libbpf.h>
 
 #include "feat_hist.h"
+#include "histkind.h"
 #include "histmap.h"
 #include "map_drain.h"
 
@@ -44,6 +45,8 @@ static int hist_configure(struct ss_app *app, void *st)
 {
 	struct hist_state *hs = st;
 	const struct ss_opts *o = &app->o;
+	const struct ss_hist_kind_def *k;
+	size_t nk;
 	int ok = 0;
 
 	if (!o->hist)
@@ -64,10 +67,9 @@ static int hist_configure(struct ss_app *app, void *st)
 	if (hs->entries > HIST_MAX_KEYS)
 		hs->entries = HIST_MAX_KEYS;
 
-	ok |= ss_app_define(app, "SS_HIST_ONCPU", !!(o->hist & SS_HIST_ONCPU));
-	ok |= ss_app_define(app, "SS_HIST_OFFCPU",
-			    !!(o->hist & SS_HIST_OFFCPU));
-	ok |= ss_app_define(app, "SS_HIST_RUNQ", !!(o->hist & SS_HIST_RUNQ));
+	nk = ss_hist_kinds(&k);
+	for (size_t i = 0; i < nk; i++)
+		ok |= ss_app_define(app, k[i].define, !!(o->hist & k[i].bit));
 	ok |= ss_app_define(app, "SS_HIST_PER", hs->fmt.per);
 	ok |= ss_app_define(app, "SS_HIST_UNIT_NS",
 			    o->milliseconds ? 1000000 : 1000);
@@ -154,11 +156,8 @@ static int drain(struct hist_state *hs)
  */
 static int read_global(struct hist_state *hs, const struct ss_opts *o)
 {
-	/* enum ss_hist_kind (option bits) in enum ss_hist_kind_id order */
-	unsigned int kinds =
-		(o->hist & SS_HIST_ONCPU ? 1U << SS_HK_ONCPU : 0) |
-		(o->hist & SS_HIST_OFFCPU ? 1U << SS_HK_OFFCPU : 0) |
-		(o->hist & SS_HIST_RUNQ ? 1U << SS_HK_RUNQ : 0);
+	/* a kind's option bit is 1 << its id (histkind.c): same mask */
+	unsigned int kinds = o->hist;
 	__u32 zero = 0;
 
 	if (bpf_lookup_elem(hs->cpu_fd, &zero, hs->cpu_buf))
