@@ -20,7 +20,10 @@
 struct ss_feature {
 	const char *name;
 	size_t state_size;
-	/* user input only, before the environment is checked: 0 or 2 */
+	/*
+	 * user input only, before the environment is checked: 0 or 2 (1
+	 * when the input cannot be checked, e.g. no cgroup v2 for --cgroup)
+	 */
 	int (*check)(struct ss_app *app, void *st);
 	/*
 	 * after the environment check (root, tracefs, headers) and before
