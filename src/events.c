@@ -297,8 +297,8 @@ found:
 	return 0;
 }
 
-int events_parse(const char *list, struct ss_event *out, int max, char *err,
-		 size_t errlen)
+int ss_events_parse(const char *list, struct ss_event *out, int max, char *err,
+		    size_t errlen)
 {
 	const char *p = list ? list : "";
 	int n = 0, pos = 0;
@@ -361,16 +361,16 @@ int events_parse(const char *list, struct ss_event *out, int max, char *err,
 	return n;
 }
 
-int events_default(struct ss_event *out)
+int ss_events_default(struct ss_event *out)
 {
-	int n = events_parse("cycles,instructions,cache-misses", out, 3, NULL,
-			     0);
+	int n = ss_events_parse("cycles,instructions,cache-misses", out, 3,
+				NULL, 0);
 
 	return n;
 }
 
-enum ss_delta_status counter_delta(uint64_t prev, uint64_t cur, bool have_prev,
-				   uint64_t *delta)
+enum ss_delta_status ss_counter_delta(uint64_t prev, uint64_t cur,
+				      bool have_prev, uint64_t *delta)
 {
 	*delta = 0;
 	if ((int64_t)cur < 0)
@@ -388,8 +388,8 @@ enum ss_delta_status counter_delta(uint64_t prev, uint64_t cur, bool have_prev,
 /* 128-bit intermediate for delta * enabled (GCC and Clang builtin type) */
 __extension__ typedef unsigned __int128 u128;
 
-uint64_t counter_scale(uint64_t delta, uint64_t enabled_delta,
-		       uint64_t running_delta, bool *scaled)
+uint64_t ss_counter_scale(uint64_t delta, uint64_t enabled_delta,
+			  uint64_t running_delta, bool *scaled)
 {
 	u128 v;
 
@@ -406,14 +406,14 @@ uint64_t counter_scale(uint64_t delta, uint64_t enabled_delta,
 	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
 }
 
-double ipc(uint64_t instructions, uint64_t cycles)
+double ss_ipc(uint64_t instructions, uint64_t cycles)
 {
 	if (cycles == 0)
 		return NAN;
 	return (double)instructions / (double)cycles;
 }
 
-double mpki(uint64_t misses, uint64_t instructions)
+double ss_mpki(uint64_t misses, uint64_t instructions)
 {
 	if (instructions == 0)
 		return NAN;

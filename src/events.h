@@ -71,7 +71,7 @@ void ss_event_canonical(const struct ss_event *ev, char *buf, size_t len);
 void ss_event_head(const char *name, char *buf, size_t len);
 
 /*
- * events_parse - parse a comma-separated list of perf event names.
+ * ss_events_parse - parse a comma-separated list of perf event names.
  * @list:   e.g. "cycles,instructions,r01c2"; NULL is treated as ""
  * @out:    array of at least @max entries
  * @max:    most events accepted (normally SS_MAX_EVENTS)
@@ -88,16 +88,16 @@ void ss_event_head(const char *name, char *buf, size_t len);
  * overflowing raw event, a duplicate (same type and config, so "cycles,
  * cpu-cycles" is one), or more than @max events.
  */
-int events_parse(const char *list, struct ss_event *out, int max, char *err,
-		 size_t errlen);
+int ss_events_parse(const char *list, struct ss_event *out, int max, char *err,
+		    size_t errlen);
 
 /*
- * events_default - the default set: cycles, instructions, cache-misses.
+ * ss_events_default - the default set: cycles, instructions, cache-misses.
  * @out: array of at least 3 entries
  *
  * Returns 3.
  */
-int events_default(struct ss_event *out);
+int ss_events_default(struct ss_event *out);
 
 enum ss_delta_status {
 	SS_DELTA_OK, /* *delta = cur - prev */
@@ -107,7 +107,7 @@ enum ss_delta_status {
 };
 
 /*
- * counter_delta - difference between two readings of a free-running counter.
+ * ss_counter_delta - difference between two readings of a free-running counter.
  * @prev:      previous reading (ignored unless @have_prev)
  * @cur:       current reading
  * @have_prev: whether @prev is a valid earlier reading
@@ -120,11 +120,11 @@ enum ss_delta_status {
  * BACKWARDS; otherwise OK. No wrap-around is assumed: perf counts are
  * 64-bit and do not wrap in practice.
  */
-enum ss_delta_status counter_delta(uint64_t prev, uint64_t cur, bool have_prev,
-				   uint64_t *delta);
+enum ss_delta_status ss_counter_delta(uint64_t prev, uint64_t cur,
+				      bool have_prev, uint64_t *delta);
 
 /*
- * counter_scale - estimate the full count of a multiplexed counter.
+ * ss_counter_scale - estimate the full count of a multiplexed counter.
  * @delta:         counter delta over the interval
  * @enabled_delta: time_enabled delta over the interval (ns)
  * @running_delta: time_running delta over the interval (ns)
@@ -138,18 +138,18 @@ enum ss_delta_status counter_delta(uint64_t prev, uint64_t cur, bool have_prev,
  * *scaled = false. running == 0 means the counter never ran: returns 0 with
  * *scaled = true ("not counted"; the caller tells it apart by running == 0).
  */
-uint64_t counter_scale(uint64_t delta, uint64_t enabled_delta,
-		       uint64_t running_delta, bool *scaled);
+uint64_t ss_counter_scale(uint64_t delta, uint64_t enabled_delta,
+			  uint64_t running_delta, bool *scaled);
 
 /*
  * ipc - instructions per cycle. Returns NAN when @cycles is 0.
  */
-double ipc(uint64_t instructions, uint64_t cycles);
+double ss_ipc(uint64_t instructions, uint64_t cycles);
 
 /*
  * mpki - misses per kilo-instruction: misses * 1000 / instructions.
  * Returns NAN when @instructions is 0.
  */
-double mpki(uint64_t misses, uint64_t instructions);
+double ss_mpki(uint64_t misses, uint64_t instructions);
 
 #endif /* SWITCHSTAT_EVENTS_H */

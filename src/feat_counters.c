@@ -119,11 +119,11 @@ static int ctr_check(struct ss_app *app, void *st)
 	if (app->o.no_counters)
 		return 0;
 	if (!app->o.events_given) {
-		ctr->nr_parsed = events_default(ctr->ev);
+		ctr->nr_parsed = ss_events_default(ctr->ev);
 		return 0;
 	}
-	ctr->nr_parsed = events_parse(app->o.events, ctr->ev, SS_MAX_EVENTS,
-				      err, sizeof(err));
+	ctr->nr_parsed = ss_events_parse(app->o.events, ctr->ev, SS_MAX_EVENTS,
+					 err, sizeof(err));
 	if (ctr->nr_parsed < 0) {
 		fprintf(stderr, "switchstat: -e: %s\n", err);
 		fprintf(stderr, "Try 'switchstat -h' for more information.\n");

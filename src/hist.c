@@ -7,7 +7,7 @@
 
 #include "hist.h"
 
-unsigned int log2_slot(unsigned long long v, unsigned int max_slots)
+unsigned int ss_log2_slot(unsigned long long v, unsigned int max_slots)
 {
 	unsigned int slot;
 
@@ -18,8 +18,8 @@ unsigned int log2_slot(unsigned long long v, unsigned int max_slots)
 	return slot < max_slots ? slot : max_slots - 1;
 }
 
-void print_stars(FILE *f, unsigned long long val, unsigned long long val_max,
-		 int width)
+void ss_print_stars(FILE *f, unsigned long long val, unsigned long long val_max,
+		    int width)
 {
 	unsigned long long v = val < val_max ? val : val_max;
 	int num_stars = 0, i;
@@ -55,8 +55,8 @@ static int hist_scan(const unsigned long long *vals, int vals_size,
 {
 	int i, idx_max = -1;
 
-	if (vals_size > HIST_MAX_SLOTS)
-		vals_size = HIST_MAX_SLOTS;
+	if (vals_size > SS_HIST_MAX_SLOTS)
+		vals_size = SS_HIST_MAX_SLOTS;
 	*val_max = 0;
 	for (i = 0; i < vals_size; i++) {
 		if (vals[i] > 0)
@@ -67,8 +67,8 @@ static int hist_scan(const unsigned long long *vals, int vals_size,
 	return idx_max;
 }
 
-void print_log2_hist(FILE *f, const unsigned long long *vals, int vals_size,
-		     const char *val_type)
+void ss_print_log2_hist(FILE *f, const unsigned long long *vals, int vals_size,
+			const char *val_type)
 {
 	unsigned long long low, high, val_max;
 	int idx_max, narrow, width, stars, i;
@@ -87,7 +87,7 @@ void print_log2_hist(FILE *f, const unsigned long long *vals, int vals_size,
 		slot_bounds(i, &low, &high);
 		fprintf(f, "%*llu -> %-*llu : %-8llu |", width, low, width,
 			high, vals[i]);
-		print_stars(f, vals[i], val_max, stars);
+		ss_print_stars(f, vals[i], val_max, stars);
 		fputs("|\n", f);
 	}
 }

@@ -149,8 +149,8 @@ void ss_histmap_text(FILE *f, const struct ss_hist_rec *r, size_t n,
 				fmt->per == 2 ? r[i].key.tid : r[i].key.tgid,
 				comm);
 		}
-		print_log2_hist(f, r[i].val.slots, SS_HIST_SLOTS,
-				fmt->ms ? "msecs" : "usecs");
+		ss_print_log2_hist(f, r[i].val.slots, SS_HIST_SLOTS,
+				   fmt->ms ? "msecs" : "usecs");
 	}
 	if (title != -1U)
 		fputc('\n', f);

@@ -64,7 +64,7 @@ void ss_histmap_sort(struct ss_hist_rec *r, size_t n);
  * ss_histmap_text - print sorted records as text: per kind a title line
  * ("on-CPU time:", "off-CPU time:", "run-queue latency:"), then for each
  * histogram (at most fmt->top per kind) an optional "pid = N comm" /
- * "tid = N comm" line and print_log2_hist() with "usecs" or "msecs",
+ * "tid = N comm" line and ss_print_log2_hist() with "usecs" or "msecs",
  * and a blank line after each kind.  Empty histograms are skipped.
  */
 void ss_histmap_text(FILE *f, const struct ss_hist_rec *r, size_t n,

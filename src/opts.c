@@ -390,7 +390,7 @@ static int parse_sort(const char *arg, struct ss_opts *o)
 	return -1;
 }
 
-/* the list is kept as given: events_parse judges it later */
+/* the list is kept as given: ss_events_parse judges it later */
 static int parse_events(const char *arg, struct ss_opts *o)
 {
 	if (!*arg)

@@ -157,9 +157,9 @@ static void get_ratio(const struct ss_out *out, const struct ss_col *col,
 		return;
 	}
 	if (!strcmp(col->key, "ipc"))
-		v = ipc(r->v.counters[num], r->v.counters[den]);
+		v = ss_ipc(r->v.counters[num], r->v.counters[den]);
 	else
-		v = mpki(r->v.counters[num], r->v.counters[den]);
+		v = ss_mpki(r->v.counters[num], r->v.counters[den]);
 	if (isnan(v)) {
 		c->kind = SS_CELL_NA;
 		return;

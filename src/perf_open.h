@@ -18,7 +18,7 @@
  * (pid -1, cpu N): counting mode (no sampling), enabled from the start,
  * read_format TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING so that a reading
  * by bpf_perf_event_read_value() carries the times needed to scale a
- * multiplexed counter (perf stat's scaling, see events.h counter_scale).
+ * multiplexed counter (perf stat's scaling, see events.h ss_counter_scale).
  */
 void ss_perf_attr(const struct ss_event *ev, struct perf_event_attr *attr);
 

@@ -4,7 +4,7 @@
  * at NUL bytes, is argv[1..].  Whatever the input, ss_parse_opts must
  * return one of the three results, print at most a bounded message, and
  * leave only in-range values when it accepts; an accepted -e list then goes
- * through events_parse as in the counters feature.  AddressSanitizer
+ * through ss_events_parse as in the counters feature.  AddressSanitizer
  * catches overflows.  Build: clang -fsanitize=fuzzer,address -Isrc
  * tests/fuzz/fuzz_opts.c src/opts.c src/events.c (see run_fuzz.sh).
  */
@@ -66,8 +66,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (o.events) {
 			struct ss_event ev[SS_MAX_EVENTS];
 			char msg[256];
-			int n = events_parse(o.events, ev, SS_MAX_EVENTS, msg,
-					     sizeof(msg));
+			int n = ss_events_parse(o.events, ev, SS_MAX_EVENTS,
+						msg, sizeof(msg));
 
 			if (n == 0 || n > SS_MAX_EVENTS ||
 			    (n < 0 && !memchr(msg, '\0', sizeof(msg))))

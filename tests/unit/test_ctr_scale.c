@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests for probes/ctr_scale.h, the BPF side's multiplex scaling
- * (64-bit only), against the host's exact counter_scale() (src/events.c).
+ * (64-bit only), against the host's exact ss_counter_scale() (src/events.c).
  * The machine the integration tests run on has no PMU, so multiplexing
  * never happens there: this is where the arithmetic is checked.
  */
@@ -16,7 +16,7 @@ static uint64_t exact(uint64_t d, uint64_t de, uint64_t dr)
 {
 	bool scaled;
 
-	return counter_scale(d, de, dr, &scaled);
+	return ss_counter_scale(d, de, dr, &scaled);
 }
 
 Test(ctr_scale, matches_counter_scale_below_2_32_ns)

@@ -53,8 +53,8 @@ static struct ss_event ev_of(const char *name)
 	struct ss_event ev[1];
 	char err[128] = "";
 
-	cr_assert_eq(events_parse(name, ev, 1, err, sizeof(err)), 1, "%s: %s",
-		     name, err);
+	cr_assert_eq(ss_events_parse(name, ev, 1, err, sizeof(err)), 1,
+		     "%s: %s", name, err);
 	return ev[0];
 }
 

@@ -70,21 +70,21 @@ static const char *parse_fail(const char *list, int max)
 	int n;
 
 	strcpy(err, "(untouched)");
-	n = events_parse(list, ev, max, err, sizeof(err));
+	n = ss_events_parse(list, ev, max, err, sizeof(err));
 	cr_assert_eq(n, -1, "\"%s\" parsed to %d events", list, n);
 	cr_assert(strchr(err, '\n') == NULL, "multi-line message: %s", err);
 	return err;
 }
 
-Test(events_parse, every_name_and_alias)
+Test(ss_events_parse, every_name_and_alias)
 {
 	size_t i;
 
 	for (i = 0; i < N_NAMES; i++) {
 		struct ss_event ev[SS_MAX_EVENTS];
 		char err[128] = "";
-		int n = events_parse(names[i].name, ev, SS_MAX_EVENTS, err,
-				     sizeof(err));
+		int n = ss_events_parse(names[i].name, ev, SS_MAX_EVENTS, err,
+					sizeof(err));
 
 		cr_assert_eq(n, 1, "%s: n=%d err=%s", names[i].name, n, err);
 		cr_expect_str_eq(ev[0].name, names[i].name);
@@ -98,12 +98,12 @@ Test(events_parse, every_name_and_alias)
 	}
 }
 
-Test(events_parse, list_keeps_order_and_trims_blanks)
+Test(ss_events_parse, list_keeps_order_and_trims_blanks)
 {
 	struct ss_event ev[SS_MAX_EVENTS];
 	char err[128] = "";
-	int n = events_parse(" cycles , instructions,\tcs ", ev, SS_MAX_EVENTS,
-			     err, sizeof(err));
+	int n = ss_events_parse(" cycles , instructions,\tcs ", ev,
+				SS_MAX_EVENTS, err, sizeof(err));
 
 	cr_assert_eq(n, 3, "err=%s", err);
 	cr_expect_str_eq(ev[0].name, "cycles");
@@ -112,18 +112,18 @@ Test(events_parse, list_keeps_order_and_trims_blanks)
 	cr_expect_eq(ev[2].type, PERF_TYPE_SOFTWARE);
 }
 
-Test(events_parse, exactly_max_events)
+Test(ss_events_parse, exactly_max_events)
 {
 	struct ss_event ev[SS_MAX_EVENTS];
 	const char *eight = "cycles,instructions,cache-misses,branch-misses,"
 			    "cs,migrations,faults,r1";
-	int n = events_parse(eight, ev, SS_MAX_EVENTS, NULL, 0);
+	int n = ss_events_parse(eight, ev, SS_MAX_EVENTS, NULL, 0);
 
 	cr_assert_eq(n, 8);
 	cr_expect_str_eq(ev[7].name, "r1");
 }
 
-Test(events_parse, more_than_max_says_the_limit)
+Test(ss_events_parse, more_than_max_says_the_limit)
 {
 	const char *err = parse_fail("cycles,instructions,cache-misses,"
 				     "branch-misses,cs,migrations,faults,r1,r2",
@@ -136,14 +136,14 @@ Test(events_parse, more_than_max_says_the_limit)
 	cr_expect(strstr(err, "at most 2") != NULL, "%s", err);
 }
 
-Test(events_parse, empty_list)
+Test(ss_events_parse, empty_list)
 {
 	cr_expect_str_eq(parse_fail("", SS_MAX_EVENTS), "empty event list");
 	cr_expect_str_eq(parse_fail("  ", SS_MAX_EVENTS), "empty event list");
 	cr_expect_str_eq(parse_fail(NULL, SS_MAX_EVENTS), "empty event list");
 }
 
-Test(events_parse, empty_element)
+Test(ss_events_parse, empty_element)
 {
 	const char *err = parse_fail("cycles,,instructions", SS_MAX_EVENTS);
 
@@ -159,7 +159,7 @@ Test(events_parse, empty_element)
 	cr_expect(strstr(err, "position 2") != NULL, "%s", err);
 }
 
-Test(events_parse, unknown_name_is_quoted)
+Test(ss_events_parse, unknown_name_is_quoted)
 {
 	static const char *const bad[] = { "Cycles",	  "CYCLES",	"cycle",
 					   "cycles:u",	  "LLC-Misses", "foo",
@@ -180,7 +180,7 @@ Test(events_parse, unknown_name_is_quoted)
 			 "unknown event \"bogus\"");
 }
 
-Test(events_parse, raw_garbage_and_overflow)
+Test(ss_events_parse, raw_garbage_and_overflow)
 {
 	static const char *const garbage[] = { "r",   "rxyz", "r12g", "r0x10",
 					       "r-1", "r 1",  "r1 2" };
@@ -202,7 +202,7 @@ Test(events_parse, raw_garbage_and_overflow)
 	cr_expect(strstr(err, "does not fit in 64 bits") != NULL, "%s", err);
 }
 
-Test(events_parse, duplicates_by_type_and_config)
+Test(ss_events_parse, duplicates_by_type_and_config)
 {
 	cr_expect_str_eq(
 		parse_fail("cycles,instructions,cycles", SS_MAX_EVENTS),
@@ -216,28 +216,28 @@ Test(events_parse, duplicates_by_type_and_config)
 			 "duplicate event \"r003C\" (same as \"r3c\")");
 }
 
-Test(events_parse, same_config_other_type_is_not_duplicate)
+Test(ss_events_parse, same_config_other_type_is_not_duplicate)
 {
 	struct ss_event ev[SS_MAX_EVENTS];
 
 	/* cycles and cpu-clock are both config 0, raw r0 too */
-	cr_expect_eq(
-		events_parse("cycles,cpu-clock,r0", ev, SS_MAX_EVENTS, NULL, 0),
-		3);
+	cr_expect_eq(ss_events_parse("cycles,cpu-clock,r0", ev, SS_MAX_EVENTS,
+				     NULL, 0),
+		     3);
 }
 
-Test(events_parse, name_too_long)
+Test(ss_events_parse, name_too_long)
 {
 	cr_expect_str_eq(
 		parse_fail("r0000000000000000000000000000001", SS_MAX_EVENTS),
 		"event name \"r0000000000000000000000000000001\" is too long");
 }
 
-Test(events_default, cycles_instructions_cache_misses)
+Test(ss_events_default, cycles_instructions_cache_misses)
 {
 	struct ss_event ev[3];
 
-	cr_assert_eq(events_default(ev), 3);
+	cr_assert_eq(ss_events_default(ev), 3);
 	cr_expect_str_eq(ev[0].name, "cycles");
 	cr_expect_eq(ev[0].config, PERF_COUNT_HW_CPU_CYCLES);
 	cr_expect_str_eq(ev[1].name, "instructions");
@@ -247,125 +247,125 @@ Test(events_default, cycles_instructions_cache_misses)
 	cr_expect(ev[0].type == PERF_TYPE_HARDWARE && ev[0].hardware);
 }
 
-Test(counter_delta, first_reading)
+Test(ss_counter_delta, first_reading)
 {
 	uint64_t d = 123;
 
-	cr_expect_eq(counter_delta(0, 500, false, &d), SS_DELTA_FIRST);
+	cr_expect_eq(ss_counter_delta(0, 500, false, &d), SS_DELTA_FIRST);
 	cr_expect_eq(d, 0);
 	/* prev is ignored without have_prev, even if it looks like an error */
-	cr_expect_eq(counter_delta((uint64_t)-5, 500, false, &d),
+	cr_expect_eq(ss_counter_delta((uint64_t)-5, 500, false, &d),
 		     SS_DELTA_FIRST);
 }
 
-Test(counter_delta, ok)
+Test(ss_counter_delta, ok)
 {
 	uint64_t d = 0;
 
-	cr_expect_eq(counter_delta(100, 350, true, &d), SS_DELTA_OK);
+	cr_expect_eq(ss_counter_delta(100, 350, true, &d), SS_DELTA_OK);
 	cr_expect_eq(d, 250);
-	cr_expect_eq(counter_delta(7, 7, true, &d), SS_DELTA_OK);
+	cr_expect_eq(ss_counter_delta(7, 7, true, &d), SS_DELTA_OK);
 	cr_expect_eq(d, 0);
-	cr_expect_eq(counter_delta(0, INT64_MAX, true, &d), SS_DELTA_OK);
+	cr_expect_eq(ss_counter_delta(0, INT64_MAX, true, &d), SS_DELTA_OK);
 	cr_expect_eq(d, (uint64_t)INT64_MAX);
 }
 
-Test(counter_delta, backwards_is_not_wrapped)
+Test(ss_counter_delta, backwards_is_not_wrapped)
 {
 	uint64_t d = 99;
 
-	cr_expect_eq(counter_delta(1000, 999, true, &d), SS_DELTA_BACKWARDS);
+	cr_expect_eq(ss_counter_delta(1000, 999, true, &d), SS_DELTA_BACKWARDS);
 	cr_expect_eq(d, 0, "no wrap-around delta, got %llu",
 		     (unsigned long long)d);
 }
 
-Test(counter_delta, error_codes)
+Test(ss_counter_delta, error_codes)
 {
 	uint64_t d = 99;
 
 	/* -EINVAL / -ENOENT as bpf_perf_event_read_value() returns them */
-	cr_expect_eq(counter_delta(100, (uint64_t)(int64_t)-22, true, &d),
+	cr_expect_eq(ss_counter_delta(100, (uint64_t)(int64_t)-22, true, &d),
 		     SS_DELTA_ERROR);
 	cr_expect_eq(d, 0);
-	cr_expect_eq(counter_delta(100, (uint64_t)(int64_t)-2, false, &d),
+	cr_expect_eq(ss_counter_delta(100, (uint64_t)(int64_t)-2, false, &d),
 		     SS_DELTA_ERROR);
-	cr_expect_eq(counter_delta((uint64_t)(int64_t)-2, 100, true, &d),
+	cr_expect_eq(ss_counter_delta((uint64_t)(int64_t)-2, 100, true, &d),
 		     SS_DELTA_ERROR);
-	cr_expect_eq(counter_delta(0, (uint64_t)INT64_MAX + 1, true, &d),
+	cr_expect_eq(ss_counter_delta(0, (uint64_t)INT64_MAX + 1, true, &d),
 		     SS_DELTA_ERROR);
 }
 
-Test(counter_scale, exact_when_always_running)
+Test(ss_counter_scale, exact_when_always_running)
 {
 	bool scaled = true;
 
-	cr_expect_eq(counter_scale(12345, 1000, 1000, &scaled), 12345);
+	cr_expect_eq(ss_counter_scale(12345, 1000, 1000, &scaled), 12345);
 	cr_expect(!scaled);
 	scaled = true;
 	/* running > enabled (clock skew) is not scaled down */
-	cr_expect_eq(counter_scale(12345, 1000, 1001, &scaled), 12345);
+	cr_expect_eq(ss_counter_scale(12345, 1000, 1001, &scaled), 12345);
 	cr_expect(!scaled);
 	scaled = true;
-	cr_expect_eq(counter_scale(0, 0, 0, &scaled), 0);
+	cr_expect_eq(ss_counter_scale(0, 0, 0, &scaled), 0);
 	cr_expect(scaled, "running == 0 is reported as not counted");
 }
 
-Test(counter_scale, multiplexed)
+Test(ss_counter_scale, multiplexed)
 {
 	bool scaled = false;
 
 	/* counted half the time: doubled */
-	cr_expect_eq(counter_scale(1000, 2000000, 1000000, &scaled), 2000);
+	cr_expect_eq(ss_counter_scale(1000, 2000000, 1000000, &scaled), 2000);
 	cr_expect(scaled);
 	/* 1000 * 3 / 2 */
-	cr_expect_eq(counter_scale(1000, 3, 2, &scaled), 1500);
+	cr_expect_eq(ss_counter_scale(1000, 3, 2, &scaled), 1500);
 	/* truncated: 10 * 7 / 3 = 23.3 */
-	cr_expect_eq(counter_scale(10, 7, 3, &scaled), 23);
+	cr_expect_eq(ss_counter_scale(10, 7, 3, &scaled), 23);
 }
 
-Test(counter_scale, never_ran)
+Test(ss_counter_scale, never_ran)
 {
 	bool scaled = false;
 
-	cr_expect_eq(counter_scale(500, 1000, 0, &scaled), 0);
+	cr_expect_eq(ss_counter_scale(500, 1000, 0, &scaled), 0);
 	cr_expect(scaled);
 }
 
-Test(counter_scale, no_64bit_overflow)
+Test(ss_counter_scale, no_64bit_overflow)
 {
 	bool scaled = false;
 	uint64_t delta = 1ULL << 62;
 
 	/* delta * enabled overflows 64 bits; the quotient fits */
 	cr_expect_eq(
-		counter_scale(delta, 3000000000ULL, 1000000000ULL, &scaled),
+		ss_counter_scale(delta, 3000000000ULL, 1000000000ULL, &scaled),
 		3ULL << 62);
 	cr_expect(scaled);
-	cr_expect_eq(counter_scale(UINT64_MAX - 1, UINT64_MAX, UINT64_MAX - 1,
-				   &scaled),
+	cr_expect_eq(ss_counter_scale(UINT64_MAX - 1, UINT64_MAX,
+				      UINT64_MAX - 1, &scaled),
 		     UINT64_MAX);
 	/* 2^40 * 10^12 / (10^12 - 1): exact integer result */
-	cr_expect_eq(counter_scale(1ULL << 40, 1000000000000ULL,
-				   999999999999ULL, &scaled),
+	cr_expect_eq(ss_counter_scale(1ULL << 40, 1000000000000ULL,
+				      999999999999ULL, &scaled),
 		     1099511627777ULL);
 	/* result above 2^64 saturates */
-	cr_expect_eq(counter_scale(UINT64_MAX, 4, 2, &scaled), UINT64_MAX);
+	cr_expect_eq(ss_counter_scale(UINT64_MAX, 4, 2, &scaled), UINT64_MAX);
 }
 
 Test(ratios, ipc)
 {
-	cr_expect_float_eq(ipc(3000, 1000), 3.0, 1e-12);
-	cr_expect_float_eq(ipc(500, 1000), 0.5, 1e-12);
-	cr_expect_float_eq(ipc(0, 1000), 0.0, 1e-12);
-	cr_expect(isnan(ipc(1000, 0)));
-	cr_expect(isnan(ipc(0, 0)));
+	cr_expect_float_eq(ss_ipc(3000, 1000), 3.0, 1e-12);
+	cr_expect_float_eq(ss_ipc(500, 1000), 0.5, 1e-12);
+	cr_expect_float_eq(ss_ipc(0, 1000), 0.0, 1e-12);
+	cr_expect(isnan(ss_ipc(1000, 0)));
+	cr_expect(isnan(ss_ipc(0, 0)));
 }
 
 Test(ratios, mpki)
 {
-	cr_expect_float_eq(mpki(5, 1000), 5.0, 1e-12);
-	cr_expect_float_eq(mpki(1, 1000000), 0.001, 1e-15);
-	cr_expect_float_eq(mpki(0, 1000), 0.0, 1e-12);
-	cr_expect(isnan(mpki(5, 0)));
-	cr_expect(isnan(mpki(0, 0)));
+	cr_expect_float_eq(ss_mpki(5, 1000), 5.0, 1e-12);
+	cr_expect_float_eq(ss_mpki(1, 1000000), 0.001, 1e-15);
+	cr_expect_float_eq(ss_mpki(0, 1000), 0.0, 1e-12);
+	cr_expect(isnan(ss_mpki(5, 0)));
+	cr_expect(isnan(ss_mpki(0, 0)));
 }

@@ -39,7 +39,7 @@ static unsigned int ref_log2l(unsigned long long v)
 	return hi ? ref_log2(hi) + 32 : ref_log2(v);
 }
 
-/* Output of print_log2_hist() as a malloc'ed string. */
+/* Output of ss_print_log2_hist() as a malloc'ed string. */
 static char *hist_text(const unsigned long long *vals, int n, const char *vt)
 {
 	char *buf = NULL;
@@ -47,7 +47,7 @@ static char *hist_text(const unsigned long long *vals, int n, const char *vt)
 	FILE *f = open_memstream(&buf, &len);
 
 	cr_assert_not_null(f);
-	print_log2_hist(f, vals, n, vt);
+	ss_print_log2_hist(f, vals, n, vt);
 	cr_assert_eq(fclose(f), 0);
 	return buf;
 }
@@ -60,7 +60,7 @@ static char *stars_text(unsigned long long val, unsigned long long max,
 	FILE *f = open_memstream(&buf, &len);
 
 	cr_assert_not_null(f);
-	print_stars(f, val, max, width);
+	ss_print_stars(f, val, max, width);
 	cr_assert_eq(fclose(f), 0);
 	return buf;
 }
@@ -89,41 +89,41 @@ static int count_lines(const char *s)
 	return n;
 }
 
-Test(log2_slot, small_values)
+Test(ss_log2_slot, small_values)
 {
 	static const unsigned int max_slots[] = { 27, 64 };
 	unsigned int i, m;
 
 	for (i = 0; i < 2; i++) {
 		m = max_slots[i];
-		cr_expect_eq(log2_slot(0, m), 0);
-		cr_expect_eq(log2_slot(1, m), 0);
-		cr_expect_eq(log2_slot(2, m), 1);
-		cr_expect_eq(log2_slot(3, m), 1);
-		cr_expect_eq(log2_slot(4, m), 2);
-		cr_expect_eq(log2_slot(1023, m), 9);
-		cr_expect_eq(log2_slot(1024, m), 10);
+		cr_expect_eq(ss_log2_slot(0, m), 0);
+		cr_expect_eq(ss_log2_slot(1, m), 0);
+		cr_expect_eq(ss_log2_slot(2, m), 1);
+		cr_expect_eq(ss_log2_slot(3, m), 1);
+		cr_expect_eq(ss_log2_slot(4, m), 2);
+		cr_expect_eq(ss_log2_slot(1023, m), 9);
+		cr_expect_eq(ss_log2_slot(1024, m), 10);
 	}
 }
 
-Test(log2_slot, large_values_and_clamp)
+Test(ss_log2_slot, large_values_and_clamp)
 {
-	cr_expect_eq(log2_slot(1ULL << 40, 64), 40);
-	cr_expect_eq(log2_slot(1ULL << 40, 27), 26);
-	cr_expect_eq(log2_slot(ULLONG_MAX, 64), 63);
-	cr_expect_eq(log2_slot(ULLONG_MAX, 27), 26);
-	cr_expect_eq(log2_slot((1ULL << 26) - 1, 27), 25);
-	cr_expect_eq(log2_slot(1ULL << 26, 27), 26);
+	cr_expect_eq(ss_log2_slot(1ULL << 40, 64), 40);
+	cr_expect_eq(ss_log2_slot(1ULL << 40, 27), 26);
+	cr_expect_eq(ss_log2_slot(ULLONG_MAX, 64), 63);
+	cr_expect_eq(ss_log2_slot(ULLONG_MAX, 27), 26);
+	cr_expect_eq(ss_log2_slot((1ULL << 26) - 1, 27), 25);
+	cr_expect_eq(ss_log2_slot(1ULL << 26, 27), 26);
 }
 
-Test(log2_slot, degenerate_max_slots)
+Test(ss_log2_slot, degenerate_max_slots)
 {
-	cr_expect_eq(log2_slot(12345, 1), 0);
-	cr_expect_eq(log2_slot(12345, 0), 0);
-	cr_expect_eq(log2_slot(ULLONG_MAX, 0), 0);
+	cr_expect_eq(ss_log2_slot(12345, 1), 0);
+	cr_expect_eq(ss_log2_slot(12345, 0), 0);
+	cr_expect_eq(ss_log2_slot(ULLONG_MAX, 0), 0);
 }
 
-Test(log2_slot, matches_libbpf_tools_log2l)
+Test(ss_log2_slot, matches_libbpf_tools_log2l)
 {
 	unsigned long long v;
 	int k, d;
@@ -131,8 +131,8 @@ Test(log2_slot, matches_libbpf_tools_log2l)
 	for (k = 0; k < 64; k++) {
 		for (d = -1; d <= 1; d++) {
 			v = (1ULL << k) + (unsigned long long)d;
-			cr_expect_eq(log2_slot(v, 64), ref_log2l(v), "v=%llu",
-				     v);
+			cr_expect_eq(ss_log2_slot(v, 64), ref_log2l(v),
+				     "v=%llu", v);
 		}
 	}
 }
@@ -315,7 +315,7 @@ Test(print_log2_hist, slots_past_64_ignored)
 	free(out);
 }
 
-Test(print_stars, plus_marks_val_over_max)
+Test(ss_print_stars, plus_marks_val_over_max)
 {
 	char *out = stars_text(5, 4, 10);
 
@@ -326,7 +326,7 @@ Test(print_stars, plus_marks_val_over_max)
 	free(out);
 }
 
-Test(print_stars, partial_and_empty_bars)
+Test(ss_print_stars, partial_and_empty_bars)
 {
 	char *out = stars_text(2, 4, 10);
 

@@ -37,14 +37,15 @@ Test(hist_slot, agrees_with_log2_slot_everywhere)
 			for (int d = -1; d <= 1; d++) {
 				unsigned long long ns = (1ULL << k) + d;
 
-				cr_expect_eq(
-					ss_hist_slot(ns, units[u]),
-					log2_slot(ns / units[u], SS_HIST_SLOTS),
-					"ns=%llu unit=%llu", ns, units[u]);
+				cr_expect_eq(ss_hist_slot(ns, units[u]),
+					     ss_log2_slot(ns / units[u],
+							  SS_HIST_SLOTS),
+					     "ns=%llu unit=%llu", ns, units[u]);
 			}
 		}
-		cr_expect_eq(ss_hist_slot(ULLONG_MAX, units[u]),
-			     log2_slot(ULLONG_MAX / units[u], SS_HIST_SLOTS));
+		cr_expect_eq(
+			ss_hist_slot(ULLONG_MAX, units[u]),
+			ss_log2_slot(ULLONG_MAX / units[u], SS_HIST_SLOTS));
 	}
 }
 

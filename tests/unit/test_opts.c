@@ -234,7 +234,7 @@ Test(opts, events)
 	expect_opts(ARGS("-e", "cycles,instructions"), &w);
 	expect_opts(ARGS("--events", "cycles,instructions"), &w);
 	expect_opts(ARGS("--events=cycles,instructions"), &w);
-	/* the parser keeps the list as given; events_parse judges it */
+	/* the parser keeps the list as given; ss_events_parse judges it */
 	w.events = "whatever";
 	expect_opts(ARGS("-e", "whatever"), &w);
 }

@@ -5,7 +5,7 @@
  * garbage value, must give SS_PARSE_ERROR and exactly one message line
  * (plus the "Try 'switchstat -h'" hint), never a crash or a silent default.
  * Boundary values that are valid must parse, so the table can fail both ways.
- * -e lists go on through events_parse, as the counters feature does.
+ * -e lists go on through ss_events_parse, as the counters feature does.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -335,7 +335,7 @@ Test(opts_table, reentrant_after_errors)
 
 /*
  * Event lists the parser passes on (-e takes any non-empty text) must be
- * rejected by events_parse with one line: unknown names, empty elements,
+ * rejected by ss_events_parse with one line: unknown names, empty elements,
  * bad raw codes, duplicates, too many.
  */
 Test(opts_table, unknown_events)
@@ -364,8 +364,8 @@ Test(opts_table, unknown_events)
 		struct ss_opts o;
 
 		expect_ok(args, &o);
-		cr_expect_eq(events_parse(o.events, ev, SS_MAX_EVENTS, err,
-					  sizeof(err)),
+		cr_expect_eq(ss_events_parse(o.events, ev, SS_MAX_EVENTS, err,
+					     sizeof(err)),
 			     -1, "-e '%s' accepted", lists[i]);
 		cr_expect(err[0] && !strchr(err, '\n'),
 			  "-e '%s': want one line, got '%s'", lists[i], err);
@@ -377,7 +377,8 @@ Test(opts_table, unknown_events)
 		struct ss_opts o;
 
 		expect_ok(args, &o);
-		cr_expect_eq(events_parse(o.events, ev, SS_MAX_EVENTS, NULL, 0),
-			     3);
+		cr_expect_eq(
+			ss_events_parse(o.events, ev, SS_MAX_EVENTS, NULL, 0),
+			3);
 	}
 }

@@ -10,7 +10,7 @@ static struct ss_event ev_of(const char *name)
 {
 	struct ss_event ev[1];
 
-	cr_assert_eq(events_parse(name, ev, 1, NULL, 0), 1, "%s", name);
+	cr_assert_eq(ss_events_parse(name, ev, 1, NULL, 0), 1, "%s", name);
 	return ev[0];
 }
 
