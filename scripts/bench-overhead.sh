@@ -1,53 +1,72 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench-overhead.sh - what tracing sched_switch costs a switch-heavy program.
+# bench-overhead.sh - what tracing sched_switch costs: start-up time,
+# memory, and the time each switch spends in BPF, for switchstat next to an
+# empty bcc program, bpftrace and bcc's runqlat, in one run.
 #
-# Runs `perf bench sched pipe` pinned to CPU 0 (two tasks bouncing a pipe:
-# every round trip is two context switches) under four variants, in
-# alternating rounds so drift (other load, frequency) hits all alike:
+# Variants, run in alternating rounds (the order rotates every round) so
+# drift (other load, frequency) hits all alike:
 #
 #   base      no tracer
-#   default   switchstat in its default mode
-#   counters  switchstat -e cpu-clock,task-clock,page-faults (software
-#             counters: this machine has no PMU)
+#   default   switchstat -i 1000
+#   counters  switchstat -i 1000 -e cpu-clock,task-clock,page-faults
+#             (software counters: this machine may have no PMU)
+#   emptybcc  an empty sched_switch tracepoint program compiled and attached
+#             through libbcc (build/bench/empty_bcc, tests/bench/empty_bcc.c)
 #   bpftrace  tracepoint:sched:sched_switch { @[args->prev_comm] = count(); }
+#   runqlat   bcc's runqlat (bpfcc-tools: runqlat-bpfcc)
 #
-# CPU 1 is kept busy by a spinning shell loop during every variant: on this
-# VM an idle sibling vCPU makes the pipe benchmark about 2x slower and far
-# noisier (7.5 vs 15-25 usecs/op), which would swamp the tracers' cost.
-# The tracers' own user space runs on CPU 1 too (it wakes once a second).
-#
-# Prints, per variant, the median usecs per round trip, the slowdown ratio
-# to the baseline's median, and the median ns per run of each of the
-# tracer's BPF programs (run_time_ns / run_cnt from bpf_stats, over the
-# benchmark only).  bpf_stats (kernel.bpf_stats_enabled) is on for all
-# variants, the baseline too, and restored at exit.
+# Per variant and round:
+#   start    seconds from exec to the tracer's "Tracing..." line, printed
+#            once its programs are attached (bpftrace: a BEGIN printf, which
+#            fires after every probe is attached)
+#   peak     VmHWM (peak resident set, MB) at the end of the round
+#   steady   VmRSS (MB) at least 2 s after start-up, after the benchmark
+#   usecs/op `perf bench sched pipe` pinned to CPU 0 (two tasks bouncing a
+#            pipe: every round trip is two context switches), and the
+#            slowdown: its median over the baseline's median
+#   ns/run   run_time_ns / run_cnt of the tracer's sched_switch program
+#            from bpf_stats, over the benchmark only (other programs of the
+#            tracer listed beside it)
+# The summary shows medians.  During each benchmark CPU 1 is kept busy by a
+# spinning shell loop: on a VM an idle sibling vCPU makes the pipe benchmark
+# about 2x slower and far noisier, which would swamp the tracers' cost.  The
+# tracer itself is moved to CPU 1 once attached.  Start-up is measured
+# without the spinner, on whatever else the machine runs: the load average
+# is printed before and after.  bpf_stats (kernel.bpf_stats_enabled) is on
+# for all variants, the baseline too, and restored at exit.
 #
 # Usage: scripts/bench-overhead.sh [-r ROUNDS] [-l LOOPS] [-b SWITCHSTAT]
-#        [-o CSV] [-x VARIANT]...
-#   -r ROUNDS  rounds (default 5; medians need >= 5)
+#        [-e EMPTY_BCC] [-o CSV] [-s SUMMARY_CSV] [-x VARIANT]...
+#   -r ROUNDS  rounds (default 5)
 #   -l LOOPS   perf bench loops per run (default 200000)
 #   -b PATH    switchstat binary (default build/switchstat, then PATH)
-#   -o CSV     also write every measurement as CSV
+#   -e PATH    empty bcc program (default build/bench/empty_bcc)
+#   -o CSV     every measurement, one row per round, variant and program
+#   -s CSV     the summary table as CSV
 #   -x NAME    skip a variant (repeatable)
-# Needs root, perf (Debian linux-perf: perf or perf_<ver>), bpftool;
-# bpftrace optional (its variant is skipped with a note if missing).
+# Needs root, perf (Debian linux-perf), bpftool; bpftrace, runqlat-bpfcc
+# and empty_bcc optional (a missing one's variant is skipped with a note).
 set -u
 
 ROUNDS=5
 LOOPS=200000
 SS=""
+EMPTY=""
 CSV=""
+SUMCSV=""
 SKIP=" "
-while getopts "r:l:b:o:x:h" c; do
+while getopts "r:l:b:e:o:s:x:h" c; do
 	case $c in
 	r) ROUNDS=$OPTARG ;;
 	l) LOOPS=$OPTARG ;;
 	b) SS=$OPTARG ;;
+	e) EMPTY=$OPTARG ;;
 	o) CSV=$OPTARG ;;
+	s) SUMCSV=$OPTARG ;;
 	x) SKIP="$SKIP$OPTARG " ;;
-	*) sed -n '3,30p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+	*) sed -n '3,52p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 	esac
 done
 case $ROUNDS$LOOPS in *[!0-9]*) echo "bench: -r and -l want numbers" >&2; exit 2 ;; esac
@@ -58,6 +77,8 @@ if [ -z "$SS" ]; then
 	SS=$here/build/switchstat
 	[ -x "$SS" ] || SS=$(command -v switchstat || true)
 fi
+[ -n "$EMPTY" ] || EMPTY=$here/build/bench/empty_bcc
+RUNQLAT=$(command -v runqlat-bpfcc || echo /usr/sbin/runqlat-bpfcc)
 [ "$(id -u)" -eq 0 ] || { echo "bench: needs root" >&2; exit 1; }
 [ -n "$SS" ] && [ -x "$SS" ] || { echo "bench: switchstat binary not found (use -b)" >&2; exit 1; }
 command -v bpftool >/dev/null || { echo "bench: needs bpftool" >&2; exit 1; }
@@ -73,11 +94,10 @@ for p in perf $(cd /usr/bin && ls perf_* 2>/dev/null | sort -rV); do
 done
 [ -n "$PERF" ] || { echo "bench: perf not found or not working (apt-get install linux-perf)" >&2; exit 1; }
 
-VARIANTS="base default counters bpftrace"
-if ! command -v bpftrace >/dev/null; then
-	echo "bench: bpftrace not installed: skipping its variant" >&2
-	SKIP="$SKIP""bpftrace "
-fi
+VARIANTS="base default counters emptybcc bpftrace runqlat"
+command -v bpftrace >/dev/null || { echo "bench: bpftrace not installed: skipping it" >&2; SKIP="$SKIP""bpftrace "; }
+[ -x "$EMPTY" ] || { echo "bench: $EMPTY missing (build with -DSWITCHSTAT_TESTS=ON): skipping emptybcc" >&2; SKIP="$SKIP""emptybcc "; }
+[ -x "$RUNQLAT" ] || { echo "bench: runqlat-bpfcc not installed (bpfcc-tools): skipping it" >&2; SKIP="$SKIP""runqlat "; }
 run_variants=""
 for v in $VARIANTS; do
 	case "$SKIP" in *" $v "*) ;; *) run_variants="$run_variants $v" ;; esac
@@ -86,142 +106,214 @@ done
 W=$(mktemp -d /tmp/ss-bench.XXXXXX)
 STATS_WAS=$(sysctl -n kernel.bpf_stats_enabled)
 TRACER=""
+READER=""
 BUSY=""
 cleanup() {
 	[ -n "$BUSY" ] && kill "$BUSY" 2>/dev/null
-	[ -n "$TRACER" ] && kill -INT "$TRACER" 2>/dev/null && wait "$TRACER" 2>/dev/null
+	[ -n "$TRACER" ] && kill -KILL "$TRACER" 2>/dev/null && wait "$TRACER" 2>/dev/null
+	[ -n "$READER" ] && kill "$READER" 2>/dev/null
 	sysctl -q -w kernel.bpf_stats_enabled="$STATS_WAS"
 	rm -rf "$W"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 sysctl -q -w kernel.bpf_stats_enabled=1
-taskset -c 1 sh -c 'while :; do :; done' &
-BUSY=$!
 
 # prog_ids PID: ids of the BPF programs whose fds PID holds
 prog_ids() {
 	grep -h '^prog_id:' /proc/"$1"/fdinfo/* 2>/dev/null | awk '{ print $2 }' | sort -un
 }
 
-# prog_stats ID: "name run_time_ns run_cnt" of one program
+# prog_stats ID...: "id name run_time_ns run_cnt" per program
 prog_stats() {
-	bpftool -j prog show id "$1" 2>/dev/null | python3 -c '
+	local id
+	for id in "$@"; do
+		bpftool -j prog show id "$id" 2>/dev/null | python3 -c '
 import json, sys
 p = json.load(sys.stdin)
-print(p.get("name", "?"), p.get("run_time_ns", 0), p.get("run_cnt", 0))'
+print(sys.argv[1], p.get("name", "?"), p.get("run_time_ns", 0), p.get("run_cnt", 0))' "$id"
+	done
 }
 
-# start_tracer VARIANT: start it, wait until its programs run, then move it
-# to CPU 1 (away from the benchmark; compiling there next to the busy loop
-# would take long); sets TRACER (pid) and IDS (program ids)
-start_tracer() {
-	local i variant=$1
-	case $variant in
-	default) "$SS" -i 1000 >/dev/null 2>"$W/err" & ;;
-	counters) "$SS" -v -i 1000 -e cpu-clock,task-clock,page-faults >/dev/null 2>"$W/err" & ;;
-	bpftrace)
-		ulimit -l unlimited 2>/dev/null
-		bpftrace -e 'tracepoint:sched:sched_switch { @[args->prev_comm] = count(); }' >/dev/null 2>"$W/err" & ;;
+# status_kb PID FIELD: a /proc/PID/status field in kB
+status_kb() {
+	awk -v f="$2:" '$1 == f { print $2 }' /proc/"$1"/status 2>/dev/null
+}
+
+# launch VARIANT: start the tracer with stdout into a FIFO whose reader
+# notes the time of the first "Tracing" line; sets TRACER
+launch() {
+	rm -f "$W/fifo" "$W/ready"
+	mkfifo "$W/fifo"
+	(
+		t=""
+		while IFS= read -r l; do
+			case $l in *Tracing*) [ -z "$t" ] && t=$EPOCHREALTIME && echo "$t" >"$W/ready" ;; esac
+		done
+	) <"$W/fifo" &
+	READER=$!
+	T0=$EPOCHREALTIME
+	case $1 in
+	default) exec "$SS" -i 1000 >"$W/fifo" 2>"$W/err" & ;;
+	counters) exec "$SS" -v -i 1000 -e cpu-clock,task-clock,page-faults >"$W/fifo" 2>"$W/err" & ;;
+	emptybcc) exec "$EMPTY" >"$W/fifo" 2>"$W/err" & ;;
+	bpftrace) (ulimit -l unlimited 2>/dev/null
+		exec bpftrace -B line -e 'BEGIN { printf("Tracing\n"); }
+			tracepoint:sched:sched_switch { @[args->prev_comm] = count(); }') >"$W/fifo" 2>"$W/err" & ;;
+	runqlat) PYTHONUNBUFFERED=1 exec "$RUNQLAT" >"$W/fifo" 2>"$W/err" & ;;
 	esac
 	TRACER=$!
-	IDS=""
-	for i in $(seq 1 600); do
+}
+
+# start_tracer VARIANT: launch it, wait for its "Tracing" line, move it to
+# CPU 1; sets TRACER, START (seconds) and IDS (program ids)
+start_tracer() {
+	local i variant=$1
+	launch "$variant"
+	for i in $(seq 1 6000); do
+		[ -s "$W/ready" ] && break
 		kill -0 "$TRACER" 2>/dev/null || { cat "$W/err" >&2; echo "bench: $variant exited early" >&2; exit 1; }
-		IDS=$(prog_ids "$TRACER")
-		if [ -n "$IDS" ]; then
-			# attached once the sched_switch program has run
-			local id
-			for id in $IDS; do
-				set -- $(prog_stats "$id")
-				if [ "${3:-0}" -gt 0 ]; then
-					# compiled and attached: now keep it off CPU 0
-					taskset -a -p -c 1 "$TRACER" >/dev/null
-					sleep 0.2
-					# -e must really read counters at each switch
-					if [ "$variant" = counters ] && ! grep -q 'SS_NR_COUNTERS=3' "$W/err"; then
-						echo "bench: this switchstat ignores -e (no SS_NR_COUNTERS=3 in its -v cflags): counters variant measures the default path" >&2
-					fi
-					return 0
-				fi
-			done
-		fi
-		sleep 0.1
+		sleep 0.01
 	done
-	echo "bench: $variant did not attach within 60 s" >&2
-	exit 1
+	[ -s "$W/ready" ] || { echo "bench: $variant did not attach within 60 s" >&2; exit 1; }
+	START=$(awk -v a="$T0" -v b="$(cat "$W/ready")" 'BEGIN { printf "%.3f", b - a }')
+	IDS=$(prog_ids "$TRACER")
+	taskset -a -p -c 1 "$TRACER" >/dev/null
+	# -e must really read counters at each switch
+	if [ "$variant" = counters ] && ! grep -q 'SS_NR_COUNTERS=3' "$W/err"; then
+		echo "bench: this switchstat ignores -e (no SS_NR_COUNTERS=3 in its -v cflags): counters variant measures the default path" >&2
+	fi
 }
 
 # stop_tracer: SIGINT, repeated every 2 s (bpftrace 0.17 sometimes misses
-# one), SIGKILL after 10 s
+# one; python started in the background ignores it, so SIGTERM next),
+# SIGKILL after 10 s
 stop_tracer() {
 	local i
 	for i in $(seq 0 99); do
 		kill -0 "$TRACER" 2>/dev/null || break
 		[ $((i % 20)) -eq 0 ] && kill -INT "$TRACER" 2>/dev/null
+		[ $((i % 20)) -eq 10 ] && kill -TERM "$TRACER" 2>/dev/null
 		sleep 0.1
 	done
 	kill -KILL "$TRACER" 2>/dev/null
 	wait "$TRACER" 2>/dev/null
+	wait "$READER" 2>/dev/null
 	TRACER=""
+	READER=""
 }
 
-# bench: usecs per round trip of one perf bench run on CPU 0
+# bench: usecs per round trip of one perf bench run on CPU 0, with CPU 1
+# kept busy
 bench() {
+	taskset -c 1 sh -c 'while :; do :; done' &
+	BUSY=$!
 	taskset -c 0 "$PERF" bench sched pipe -l "$LOOPS" 2>/dev/null |
 		awk '/usecs\/op/ { print $1 }'
+	kill "$BUSY" 2>/dev/null
+	wait "$BUSY" 2>/dev/null
+	BUSY=""
 }
 
+LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "# $(uname -r), $(nproc) CPUs, $PERF bench sched pipe -l $LOOPS on CPU 0, $ROUNDS rounds"
 echo "# switchstat: $SS"
+echo "# load average at start: $LOAD0"
 : >"$W/data"
 for r in $(seq 1 "$ROUNDS"); do
-	# rotate the order each round so no variant always runs first
 	vs=($run_variants)
 	k=$(((r - 1) % ${#vs[@]}))
 	order="${vs[*]:k} ${vs[*]:0:k}"
 	for v in $order; do
 		IDS=""
-		[ "$v" != base ] && start_tracer "$v"
-		declare -A t0=() c0=()
-		for id in $IDS; do
-			set -- $(prog_stats "$id")
-			t0[$id]=$2
-			c0[$id]=$3
-		done
+		START=""
+		peak=""
+		steady=""
+		if [ "$v" != base ]; then
+			start_tracer "$v"
+			ready=$(cat "$W/ready")
+		fi
+		prog_stats $IDS >"$W/s0"
 		us=$(bench)
 		[ -n "$us" ] || { echo "bench: perf bench failed" >&2; exit 1; }
+		prog_stats $IDS >"$W/s1"
+		if [ "$v" != base ]; then
+			# steady: at least 2 s after start-up
+			while awk -v a="$ready" -v b="$EPOCHREALTIME" 'BEGIN { exit !(b - a < 2) }'; do
+				sleep 0.1
+			done
+			steady=$(status_kb "$TRACER" VmRSS)
+			peak=$(status_kb "$TRACER" VmHWM)
+		fi
 		progs=""
-		for id in $IDS; do
-			set -- $(prog_stats "$id")
-			dc=$(($3 - ${c0[$id]}))
+		rows=0
+		while read -r id name t1 c1; do
+			set -- $(awk -v id="$id" '$1 == id' "$W/s0")
+			dc=$((c1 - ${4:-0}))
 			[ "$dc" -gt 0 ] || continue
-			ns=$(awk -v t=$(($2 - ${t0[$id]})) -v c=$dc 'BEGIN { printf "%.1f", t / c }')
-			progs="$progs $1=$ns"
-			echo "$r,$v,$us,$1,$ns,$dc" >>"$W/data"
-		done
-		[ -z "$progs" ] && echo "$r,$v,$us,,," >>"$W/data"
-		printf '  round %d %-9s %8s usecs/op%s\n' "$r" "$v" "$us" "$progs" >&2
+			ns=$(awk -v t=$((t1 - ${3:-0})) -v c=$dc 'BEGIN { printf "%.1f", t / c }')
+			progs="$progs $name=$ns"
+			echo "$r,$v,$START,$peak,$steady,$us,$name,$ns,$dc" >>"$W/data"
+			rows=$((rows + 1))
+		done <"$W/s1"
+		[ "$rows" -eq 0 ] && echo "$r,$v,$START,$peak,$steady,$us,,," >>"$W/data"
+		printf '  round %d %-9s start %6ss peak %7s kB steady %7s kB %8s usecs/op%s\n' \
+			"$r" "$v" "${START:--}" "${peak:--}" "${steady:--}" "$us" "$progs" >&2
 		[ "$v" != base ] && stop_tracer
 	done
 done
-[ -n "$CSV" ] && { echo "round,variant,usecs_op,prog,ns_per_run,runs"; cat "$W/data"; } >"$CSV"
+LOAD1=$(cut -d' ' -f1-3 /proc/loadavg)
+echo "# load average at end: $LOAD1"
+[ -n "$CSV" ] && { echo "round,variant,start_s,peak_kb,steady_kb,usecs_op,prog,ns_per_run,runs"; cat "$W/data"; } >"$CSV"
 
-python3 - "$W/data" $run_variants <<'PY'
+python3 - "$W/data" "${SUMCSV:-}" $run_variants <<'PY'
 import statistics as st, sys
 rows = [l.rstrip("\n").split(",") for l in open(sys.argv[1])]
-variants = sys.argv[2:]
-us = {v: {} for v in variants}
-ns = {v: {} for v in variants}
-for r, v, u, prog, n, _ in rows:
-    us[v][r] = float(u)
+sumcsv = sys.argv[2]
+variants = sys.argv[3:]
+per = {v: {"start": {}, "peak": {}, "steady": {}, "us": {}, "ns": {}} for v in variants}
+for r, v, start, peak, steady, u, prog, n, _ in rows:
+    d = per[v]
+    d["us"][r] = float(u)
+    if start:
+        d["start"][r] = float(start)
+    if peak:
+        d["peak"][r] = int(peak) / 1024
+    if steady:
+        d["steady"][r] = int(steady) / 1024
     if prog:
-        ns[v].setdefault(prog, []).append(float(n))
-base = st.median(us["base"].values()) if us.get("base") else None
-print("%-9s %12s %9s  %s" % ("variant", "usecs/op", "slowdown", "BPF ns/run (median; program)"))
+        d["ns"].setdefault(prog, []).append(float(n))
+
+def med(x):
+    return st.median(x) if x else None
+
+def fmt(x, f):
+    return f % x if x is not None else "-"
+
+base = med(list(per["base"]["us"].values())) if "base" in per else None
+hdr = ("variant", "start(s)", "peak(MB)", "steady(MB)", "switch ns/run",
+       "usecs/op", "slowdown", "other programs ns/run")
+out = []
 for v in variants:
-    m = st.median(us[v].values())
-    ratio = "%.3fx" % (m / base) if base else "-"
-    progs = ", ".join("%.1f %s" % (st.median(x), p) for p, x in sorted(ns[v].items()))
-    print("%-9s %12.3f %9s  %s" % (v, m, ratio, progs or "-"))
+    d = per[v]
+    progs = {p: med(x) for p, x in d["ns"].items()}
+    sw = [p for p in progs if "switch" in p]
+    swns = progs[sw[0]] if sw else None
+    others = ", ".join("%.1f %s" % (progs[p], p) for p in sorted(progs) if p not in sw[:1])
+    m = med(list(d["us"].values()))
+    out.append((v, med(list(d["start"].values())), med(list(d["peak"].values())),
+                med(list(d["steady"].values())), swns, m,
+                m / base if base else None, others))
+print("%-9s %8s %8s %10s %13s %9s %8s  %s" % hdr)
+for v, s, p, sd, ns, m, sl, o in out:
+    print("%-9s %8s %8s %10s %13s %9s %8s  %s" % (
+        v, fmt(s, "%.3f"), fmt(p, "%.1f"), fmt(sd, "%.1f"), fmt(ns, "%.1f"),
+        fmt(m, "%.3f"), fmt(sl, "%.3fx"), o or "-"))
+if sumcsv:
+    with open(sumcsv, "w") as f:
+        f.write("variant,start_s,peak_mb,steady_mb,switch_ns_per_run,usecs_op,slowdown,other_programs\n")
+        for v, s, p, sd, ns, m, sl, o in out:
+            f.write(",".join([v, fmt(s, "%.3f"), fmt(p, "%.1f"), fmt(sd, "%.1f"),
+                              fmt(ns, "%.1f"), fmt(m, "%.3f"), fmt(sl, "%.3f"),
+                              '"%s"' % o]).replace(",-", ",") + "\n")
 PY
