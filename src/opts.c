@@ -7,7 +7,9 @@
  *
  * Every option is one row of opt_table: getopt_long's short and long option
  * lists, the usage text and the parsing of its value are all generated from
- * that row, so they cannot disagree.
+ * that row, so they cannot disagree.  getopt_long rather than argp: argp
+ * prints its own messages and hints, while every bad input here must give
+ * exactly one "switchstat: ..." line plus the -h hint, and exit 2.
  */
 #include "opts.h"
 

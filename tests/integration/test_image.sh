@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Issue 7: the workflows pass actionlint, the Dockerfile builds with buildah
+# The CI image: the workflows pass actionlint, the Dockerfile builds with buildah
 # against a local debootstrapped base image, and the image's switchstat
 # answers --version and -h.  scripts/check-image.sh exits 77 (skip) with the
 # reason where the tools cannot be had; it never fakes a pass.
