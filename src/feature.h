@@ -62,6 +62,35 @@ enum ss_phase {
 };
 
 /*
+ * ss_feature_table_init - allocate the state of each of the @nfeat
+ * features of @tab in app->state[] (zeroed, state_size bytes).  Returns
+ * 0, or -1 (out of memory, or more than SS_MAX_FEATURES).
+ */
+int ss_feature_table_init(const struct ss_feature *const *tab, size_t nfeat,
+			  struct ss_app *app);
+
+/*
+ * ss_feature_table_phase - run one phase's operation of every feature of
+ * @tab in table order, stopping at the first non-zero return, which is
+ * returned.  finish and close run for every feature and return 0.
+ */
+int ss_feature_table_phase(const struct ss_feature *const *tab, size_t nfeat,
+			   struct ss_app *app, enum ss_phase phase);
+
+/*
+ * ss_feature_table_run - the exit code of the first run() in @tab that
+ * takes this run (returns >= 0), or -1 when none does.
+ */
+int ss_feature_table_run(const struct ss_feature *const *tab, size_t nfeat,
+			 struct ss_app *app);
+
+/* ss_feature_table_free - free the states ss_feature_table_init made. */
+void ss_feature_table_free(const struct ss_feature *const *tab, size_t nfeat,
+			   struct ss_app *app);
+
+/* The program's own table (features.c), run with the functions above. */
+
+/*
  * ss_features_init - allocate every feature's state in app->state[].
  * Returns 0, or -1 (out of memory).
  */

@@ -2,8 +2,6 @@
 /* features.c - the list of features and the phases run over it. */
 #include "feature.h"
 
-#include <stdlib.h>
-
 #include "feat_check.h"
 #include "feat_checkpoints.h"
 #include "feat_core.h"
@@ -21,8 +19,14 @@
  * Programs load in this order, which is the order --self-stats lists.
  */
 static const struct ss_feature *const ss_features[] = {
-	&ss_feat_core, &ss_feat_counters, &ss_feat_hist,  &ss_feat_checkpoints,
-	&ss_feat_mem,  &ss_feat_trace,	  &ss_feat_check, &ss_feat_selfstats,
+	&ss_feat_core, /* switch accounting, interval table */
+	&ss_feat_counters, /* perf counters (-e) */
+	&ss_feat_hist, /* --hist */
+	&ss_feat_checkpoints, /* interval checkpoints */
+	&ss_feat_mem, /* cgroups, -M */
+	&ss_feat_trace, /* --trace */
+	&ss_feat_check, /* --check, -v per interval */
+	&ss_feat_selfstats, /* --self-stats */
 };
 
 #define NFEATURES (sizeof(ss_features) / sizeof(ss_features[0]))
@@ -31,84 +35,23 @@ _Static_assert(NFEATURES <= SS_MAX_FEATURES, "raise SS_MAX_FEATURES");
 /* ss_features_init - see feature.h */
 int ss_features_init(struct ss_app *app)
 {
-	for (size_t i = 0; i < NFEATURES; i++) {
-		size_t n = ss_features[i]->state_size;
-
-		app->state[i] = calloc(1, n ? n : 1);
-		if (!app->state[i])
-			return -1;
-	}
-	return 0;
-}
-
-static int call(const struct ss_feature *f, struct ss_app *app, void *st,
-		enum ss_phase phase)
-{
-	int (*op)(struct ss_app *, void *) = NULL;
-
-	switch (phase) {
-	case SS_PHASE_CHECK:
-		op = f->check;
-		break;
-	case SS_PHASE_CONFIGURE:
-		op = f->configure;
-		break;
-	case SS_PHASE_ATTACH:
-		op = f->attach;
-		break;
-	case SS_PHASE_START:
-		op = f->start;
-		break;
-	case SS_PHASE_RESET:
-		op = f->reset;
-		break;
-	case SS_PHASE_INTERVAL:
-		op = f->on_interval;
-		break;
-	case SS_PHASE_FINISH:
-		if (f->finish)
-			f->finish(app, st);
-		return 0;
-	case SS_PHASE_CLOSE:
-		if (f->close)
-			f->close(app, st);
-		return 0;
-	}
-	return op ? op(app, st) : 0;
+	return ss_feature_table_init(ss_features, NFEATURES, app);
 }
 
 /* ss_features_phase - see feature.h */
 int ss_features_phase(struct ss_app *app, enum ss_phase phase)
 {
-	for (size_t i = 0; i < NFEATURES; i++) {
-		int ret = call(ss_features[i], app, app->state[i], phase);
-
-		if (ret)
-			return ret;
-	}
-	return 0;
+	return ss_feature_table_phase(ss_features, NFEATURES, app, phase);
 }
 
 /* ss_features_run - see feature.h */
 int ss_features_run(struct ss_app *app)
 {
-	for (size_t i = 0; i < NFEATURES; i++) {
-		int ret;
-
-		if (!ss_features[i]->run)
-			continue;
-		ret = ss_features[i]->run(app, app->state[i]);
-		if (ret >= 0)
-			return ret;
-	}
-	return -1;
+	return ss_feature_table_run(ss_features, NFEATURES, app);
 }
 
 /* ss_features_free - see feature.h */
 void ss_features_free(struct ss_app *app)
 {
-	for (size_t i = 0; i < NFEATURES; i++) {
-		free(app->state[i]);
-		app->state[i] = NULL;
-	}
+	ss_feature_table_free(ss_features, NFEATURES, app);
 }
