@@ -6,7 +6,10 @@
  *   SS_FILTER_CGROUP      1: only tasks whose cgroup v2 id is in cgroup_allow
  *   SS_CGROUP_IDS         size of cgroup_allow (the ids of --cgroup PATH and
  *                         its descendants, filled by the host before attach)
- *   SS_MEM_FAULTS         1: count exceptions:page_fault_user
+ *   SS_MEM_FAULTS         1: count page faults per slice from the
+ *                         page-faults-min and page-faults-maj software
+ *                         perf events of each CPU (maps flt_min, flt_maj)
+ *   SS_MEM_NR_CPUS        possible CPUs: size of flt_min and flt_maj
  *   SS_MEM_PGALLOC        1: count pages from kmem:mm_page_alloc (1 << order)
  *   SS_MEM_RECLAIM        1: time vmscan:mm_vmscan_direct_reclaim_begin/_end
  *   SS_MEM_MEMCG_RECLAIM  1: time vmscan:mm_vmscan_memcg_reclaim_begin/_end
@@ -16,6 +19,18 @@
  * Events are charged to the current task (bpf_get_current_pid_tgid), in the
  * same accumulator entry as its switches, honoring -p/-t/--cgroup; events on
  * a CPU's idle task (pid 0, e.g. allocations in interrupts) are not counted.
+ *
+ * Page faults are counted like the perf counters (counters.bpf.h): the
+ * kernel's mm_account_fault() adds each successful fault to the task's
+ * min_flt or maj_flt (what /proc/PID/stat and getrusage show) and emits the
+ * page-faults-min or -maj software event on the CPU, for faults taken in
+ * user mode and in kernel mode on user memory (copy_to_user into fresh
+ * pages) alike, on every architecture.  The sum of both events on this CPU
+ * is read at each switch and checkpoint; the difference since the previous
+ * reading is the slice's faults, charged with its on-CPU time.  The one
+ * exception: faults made by get_user_pages() with no user context (mlock,
+ * MAP_POPULATE, process_vm_readv, ptrace) count in min_flt but emit no
+ * event, so they are not counted here.
  */
 #ifndef SS_FILTER_CGROUP
 #define SS_FILTER_CGROUP 0
@@ -76,7 +91,7 @@ static __always_inline int ss_cgroup_selected(void)
 }
 #endif
 
-#if SS_MEM_FAULTS || SS_MEM_PGALLOC || SS_MEM_RECLAIM || SS_MEM_MEMCG_RECLAIM
+#if SS_MEM_PGALLOC || SS_MEM_RECLAIM || SS_MEM_MEMCG_RECLAIM
 /* The current task's accumulator if it passes the filters, else NULL. */
 static __always_inline struct ss_val *ss_mem_val(void)
 {
@@ -89,16 +104,57 @@ static __always_inline struct ss_val *ss_mem_val(void)
 }
 #endif
 
-#if SS_MEM_FAULTS
-/* One user-mode page fault (x86): what the kernel counts as a min/maj flt. */
-TRACEPOINT_PROBE(exceptions, page_fault_user)
-{
-	struct ss_val *val = ss_mem_val();
+#ifndef SS_MEM_NR_CPUS
+#define SS_MEM_NR_CPUS 1
+#endif
 
-	if (val)
-		__sync_fetch_and_add(&val->faults, 1);
-	return 0;
+#if SS_MEM_FAULTS
+BPF_PERF_ARRAY(flt_min, SS_MEM_NR_CPUS);
+BPF_PERF_ARRAY(flt_maj, SS_MEM_NR_CPUS);
+
+/*
+ * Read this CPU's fault events and leave the faults since the previous
+ * reading in cpu->flt_delta (0 when there is no previous reading, a read
+ * failed or a value went back: then the next reading is a new baseline).
+ */
+static __always_inline void ss_mem_switch(struct ss_cpu *cpu)
+{
+	__s64 min = flt_min.perf_read(CUR_CPU_IDENTIFIER);
+	__s64 maj = flt_maj.perf_read(CUR_CPU_IDENTIFIER);
+	__u64 sum = (__u64)min + (__u64)maj;
+
+	cpu->flt_delta = 0;
+	if (min < 0 || maj < 0) {
+		cpu->flt_have_prev = 0;
+		ss_cpu_stat_add(cpu, SS_STAT_FLT_SKIPPED, 1);
+		return;
+	}
+	if (cpu->flt_have_prev && sum >= cpu->flt_prev)
+		cpu->flt_delta = sum - cpu->flt_prev;
+	else
+		ss_cpu_stat_add(cpu, SS_STAT_FLT_SKIPPED, 1);
+	cpu->flt_prev = sum;
+	cpu->flt_have_prev = 1;
 }
+
+/* Charge the slice's faults (ss_mem_switch) to its row. */
+static __always_inline void ss_mem_charge(struct ss_cpu *cpu,
+					  struct ss_val *val)
+{
+	if (cpu->flt_delta)
+		__sync_fetch_and_add(&val->faults, cpu->flt_delta);
+}
+
+#define SS_MEM_SWITCH(cpu) ss_mem_switch(cpu)
+#define SS_MEM_CHARGE(cpu, val) ss_mem_charge(cpu, val)
+#else
+/* SS_MEM_SWITCH(cpu), SS_MEM_CHARGE(cpu, val): faults per slice (above) */
+#define SS_MEM_SWITCH(cpu) \
+	do {               \
+	} while (0)
+#define SS_MEM_CHARGE(cpu, val) \
+	do {                    \
+	} while (0)
 #endif
 
 #if SS_MEM_PGALLOC

@@ -56,6 +56,10 @@ struct ss_cpu {
 	__u64 ctr_delta[SS_MAX_COUNTERS];
 	__u64 ctr_delta_valid; /* bit i: ctr_delta[i] is to be charged */
 	__u64 ctr_delta_scaled; /* bit i: ctr_delta[i] was scaled */
+	/* -M faults: page-faults-min + -maj of this CPU at the last reading */
+	__u64 flt_prev;
+	__u64 flt_delta; /* faults in the slice that just ended */
+	__u64 flt_have_prev; /* 1: flt_prev is valid */
 	/* enum ss_stat counts of this CPU: cumulative, summed by the host */
 	__u64 stats[SS_NR_STATS];
 };
@@ -75,6 +79,8 @@ enum ss_stat {
 				* not seen (the kernel skips tracepoint
 				* programs while a bpf() map syscall runs on
 				* the CPU), so the slice's owner is unknown */
+	SS_STAT_FLT_SKIPPED, /* fault deltas skipped: no previous reading,
+				* a read error or a value that went back */
 	SS_STAT_MAX = SS_NR_STATS,
 };
 

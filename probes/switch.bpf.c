@@ -52,6 +52,7 @@ static __always_inline struct ss_val *ss_charge_slice(struct ss_cpu *cpu,
 		return NULL;
 	__sync_fetch_and_add(&val->oncpu_ns, now - last);
 	ss_feature_switch_charge(cpu, val);
+	SS_MEM_CHARGE(cpu, val);
 	return val;
 }
 
@@ -97,6 +98,7 @@ TRACEPOINT_PROBE(sched, sched_switch)
 	last = ss_slice_next(cpu, now, tid, args->next_pid);
 	ss_cpu_stat_add(cpu, SS_STAT_SWITCHES, 1);
 	ss_feature_switch_counters(cpu, tgid, tid);
+	SS_MEM_SWITCH(cpu);
 	SS_HIST_SWITCH();
 	SS_TRACE_SWITCH();
 
@@ -132,6 +134,7 @@ int ss_checkpoint(struct bpf_perf_event_data *ctx)
 
 	last = ss_slice_next(cpu, now, tid, tid);
 	ss_feature_switch_counters(cpu, tgid, tid);
+	SS_MEM_SWITCH(cpu);
 	SS_HIST_CHECKPOINT();
 	ss_charge_slice(cpu, now, last, tgid, tid);
 	return 0;

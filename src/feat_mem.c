@@ -8,9 +8,13 @@
  * map (probes/mem->bpf.h).  Cgroups created under PATH after the start are
  * not followed.
  *
- * Memory events (-M): user page faults, pages allocated and direct reclaim
- * (count and time), each from its own tracepoint.  A tracepoint the kernel
- * lacks is left out: its column prints n/a and -v says why.
+ * Memory events (-M): page faults, pages allocated and direct reclaim
+ * (count and time).  Faults come from the page-faults-min and -maj software
+ * perf events, opened here on every online CPU and read by the probe at
+ * each switch (probes/mem.bpf.h): the kernel's own minflt + majflt, user-
+ * and kernel-mode, on any architecture.  The others each come from a
+ * tracepoint; a tracepoint or event the kernel lacks is left out: its
+ * column prints n/a and -v says why.
  */
 #include <errno.h>
 #include <limits.h>
@@ -21,6 +25,7 @@
 #include <bcc/libbpf.h>
 
 #include "cgroup.h"
+#include "cpu_events.h"
 #include "feat_mem.h"
 
 /* the most ids --cgroup accepts (PATH and its descendants) */
@@ -41,11 +46,6 @@ struct mem_event {
 };
 
 static const struct mem_event mem_events[] = {
-	{ "SS_MEM_FAULTS",
-	  0,
-	  "exceptions",
-	  { "page_fault_user" },
-	  { "tracepoint__exceptions__page_fault_user" } },
 	{ "SS_MEM_PGALLOC",
 	  1,
 	  "kmem",
@@ -74,7 +74,54 @@ struct mem_state {
 	bool filter; /* ids are handed to the probes */
 	bool on[MEM_NEVENTS]; /* event compiled in */
 	bool need_exit; /* reclaim starts to drop at thread exit */
+	/* -M faults: page-faults-min and -maj on every CPU (flt_min, flt_maj) */
+	struct ss_cpu_events flt[2];
+	bool faults_on;
 };
+
+static const char *const flt_map[2] = { "flt_min", "flt_maj" };
+
+/*
+ * Open the fault events on every online CPU.  Returns true when both are
+ * open; else the FAULTS column prints n/a and -v says why.
+ */
+static bool faults_open(struct ss_app *app, struct mem_state *mem)
+{
+	static const unsigned long long config[2] = {
+		PERF_COUNT_SW_PAGE_FAULTS_MIN,
+		PERF_COUNT_SW_PAGE_FAULTS_MAJ,
+	};
+	int ncpus = app->ncpus_possible;
+	bool *online = calloc(ncpus, sizeof(*online));
+	int n = -ENOMEM;
+
+	if (online) {
+		ss_online_cpus(online, ncpus);
+		for (int i = 0; i < 2; i++) {
+			struct perf_event_attr attr = {
+				.type = PERF_TYPE_SOFTWARE,
+				.size = sizeof(attr),
+				.config = config[i],
+			};
+
+			n = ss_cpu_events_open(&mem->flt[i], &attr, ncpus,
+					       online);
+			if (n <= 0)
+				break;
+		}
+	}
+	free(online);
+	if (n > 0)
+		return true;
+	ss_cpu_events_close(&mem->flt[0]);
+	ss_cpu_events_close(&mem->flt[1]);
+	if (app->o.verbose)
+		fprintf(stderr,
+			"switchstat: page-faults-min/-maj perf events: %s: "
+			"faults left out\n",
+			strerror(n ? -n : ENODEV));
+	return false;
+}
 
 /* Does the kernel have every tracepoint of e? */
 static bool event_exists(const struct mem_event *e)
@@ -90,6 +137,13 @@ static int events_configure(struct ss_app *app, struct mem_state *mem)
 {
 	bool col_on[3] = { false };
 
+	mem->faults_on = faults_open(app, mem);
+	if (mem->faults_on) {
+		col_on[0] = true;
+		if (ss_app_define(app, "SS_MEM_FAULTS", 1) ||
+		    ss_app_define(app, "SS_MEM_NR_CPUS", app->ncpus_possible))
+			return 1;
+	}
 	for (size_t i = 0; i < MEM_NEVENTS; i++) {
 		const struct mem_event *e = &mem_events[i];
 
@@ -273,6 +327,21 @@ static int mem_attach(struct ss_app *app, void *st)
 
 	if (mem->filter && filter_attach(app, mem))
 		return 1;
+	for (int i = 0; mem->faults_on && i < 2; i++) {
+		int ret;
+
+		mem->flt[i].map_fd = ss_bpf_map_fd(&app->bpf, flt_map[i]);
+		ret = mem->flt[i].map_fd < 0
+			      ? -ENOENT
+			      : ss_cpu_events_attach(&mem->flt[i]);
+		if (ret) {
+			fprintf(stderr,
+				"switchstat: cannot store the fault events in "
+				"BPF map %s: %s\n",
+				flt_map[i], strerror(-ret));
+			return 1;
+		}
+	}
 	if (mem->need_exit && !ss_bpf_prog_loaded(&app->bpf, EXIT_PROG) &&
 	    ss_bpf_attach_tp(&app->bpf, EXIT_PROG, "sched",
 			     "sched_process_exit", err, sizeof(err))) {
@@ -310,6 +379,9 @@ static void mem_close(struct ss_app *app, void *st)
 	mem->ids = NULL;
 	mem->nids = 0;
 	mem->filter = false;
+	ss_cpu_events_close(&mem->flt[0]);
+	ss_cpu_events_close(&mem->flt[1]);
+	mem->faults_on = false;
 }
 
 const struct ss_feature ss_feat_mem = {

@@ -18,7 +18,7 @@
 
 need_root
 [ -x "$WORKLOADS/touchpages" ] || fail "workload touchpages not built in $WORKLOADS"
-for tp in exceptions/page_fault_user kmem/mm_page_alloc; do
+for tp in kmem/mm_page_alloc; do
 	[ -d "/sys/kernel/debug/tracing/events/$tp" ] ||
 		skip "no tracepoint $tp in this kernel (its column prints n/a)"
 done
