@@ -3,15 +3,12 @@
 #include "cpu_events.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <bcc/libbpf.h>
-
-#include "perf_open.h"
 
 static int open_one(const struct ss_cpu_events *e, int cpu)
 {
@@ -107,25 +104,4 @@ void ss_cpu_events_close(struct ss_cpu_events *e)
 			close(e->fd[cpu]);
 	free(e->fd);
 	e->fd = NULL;
-}
-
-/* ss_online_cpus - see cpu_events.h */
-int ss_online_cpus(bool *online, int ncpus)
-{
-	char buf[4096];
-	ssize_t n = -1;
-	int fd = open("/sys/devices/system/cpu/online", O_RDONLY | O_CLOEXEC);
-
-	if (fd >= 0) {
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-	}
-	if (n > 0) {
-		buf[n] = '\0';
-		if (!ss_parse_cpu_mask(buf, online, ncpus))
-			return 0;
-	}
-	for (int c = 0; c < ncpus; c++)
-		online[c] = true;
-	return -1;
 }

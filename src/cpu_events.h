@@ -47,11 +47,4 @@ int ss_cpu_events_reopen(struct ss_cpu_events *e, int cpu);
 /* ss_cpu_events_close - close every fd; safe to call twice. */
 void ss_cpu_events_close(struct ss_cpu_events *e);
 
-/*
- * ss_online_cpus - read /sys/devices/system/cpu/online into @online[0 ..
- * @ncpus - 1].  Returns 0, or -1 when it cannot be read or parsed (then
- * every CPU is marked online).
- */
-int ss_online_cpus(bool *online, int ncpus);
-
 #endif

@@ -37,7 +37,7 @@ static int check_interval(struct ss_app *app, void *st)
 			"slices: %" PRIu64 " first, %" PRIu64 " missed switch, "
 			"%" PRIu64 " clock; %" PRIu64 " dropped; counter "
 			"deltas skipped: %" PRIu64 " first, %" PRIu64
-			" backwards, %" PRIu64 " read errors\n",
+			" backwards, %" PRIu64 " read errors",
 			app->iv.n, app->iv.stats[SS_STAT_SWITCHES],
 			app->iv.stats[SS_STAT_FIRST_SLICE],
 			app->iv.stats[SS_STAT_MISSED],
@@ -46,6 +46,11 @@ static int check_interval(struct ss_app *app, void *st)
 			app->iv.stats[SS_STAT_CTR_FIRST],
 			app->iv.stats[SS_STAT_CTR_BACKWARDS],
 			app->iv.stats[SS_STAT_CTR_ERROR]);
+	if (app->o.verbose && app->o.memory)
+		fprintf(stderr, "; fault deltas skipped: %" PRIu64,
+			app->iv.stats[SS_STAT_FLT_SKIPPED]);
+	if (app->o.verbose)
+		fprintf(stderr, "\n");
 	return 0;
 }
 

@@ -26,6 +26,7 @@
 
 #include "cgroup.h"
 #include "cpu_events.h"
+#include "cpus.h"
 #include "feat_mem.h"
 
 /* the most ids --cgroup accepts (PATH and its descendants) */
@@ -96,7 +97,9 @@ static bool faults_open(struct ss_app *app, struct mem_state *mem)
 	int n = -ENOMEM;
 
 	if (online) {
-		ss_online_cpus(online, ncpus);
+		if (ss_online_cpus(online, ncpus)) /* unknown: try all */
+			for (int c = 0; c < ncpus; c++)
+				online[c] = true;
 		for (int i = 0; i < 2; i++) {
 			struct perf_event_attr attr = {
 				.type = PERF_TYPE_SOFTWARE,
