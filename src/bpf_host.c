@@ -5,6 +5,7 @@
  * the same calls bcc's own C++ BPF class makes (src/cc/api/BPF.cc).
  */
 #include "bpf_host.h"
+#include "privs.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -69,11 +70,9 @@ int ss_bpf_check_env(struct ss_bpf *b, char *err, size_t errlen)
 	struct utsname u;
 	char p[PATH_MAX];
 
-	if (geteuid() != 0) {
-		snprintf(err, errlen,
-			 "must run as root (needs CAP_BPF and CAP_PERFMON)");
+	if (ss_check_privs(TRACEFS "/events/sched/sched_switch/format", err,
+			   errlen))
 		return -1;
-	}
 	if (!ss_tracepoint_exists("sched", "sched_switch")) {
 		snprintf(err, errlen,
 			 "tracefs not found at " TRACEFS
