@@ -81,7 +81,8 @@ static int selfstats_configure(struct ss_app *app, void *st)
 	} else if (old != 1 && fd < 0) {
 		fprintf(stderr,
 			"switchstat: --self-stats: cannot enable BPF run-time "
-			"stats (BPF_ENABLE_STATS: %s; %s not writable)\n",
+			"stats (BPF_ENABLE_STATS: %s; %s not writable; "
+			"needs CAP_SYS_ADMIN)\n",
 			strerror(err), STATS_SYSCTL);
 		return 1;
 	}
