@@ -21,7 +21,7 @@ FROM debian:bookworm-slim AS build
 
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        build-essential cmake pkg-config libbpfcc-dev \
+        build-essential cmake pkg-config libbpfcc-dev libmicrohttpd-dev \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -55,11 +55,12 @@ LABEL org.opencontainers.image.title="switchstat" \
 # libbpfcc brings libbcc.so and what it links (libclang-cpp, libllvm, libelf,
 # libbpf). xz-utils and kmod are for libbcc's fallback when /lib/modules has no
 # headers for the running kernel: it runs `modprobe kheaders` and unpacks
-# /sys/kernel/kheaders.tar.xz with tar. No compiler or cmake here: libbcc
+# /sys/kernel/kheaders.tar.xz with tar. libmicrohttpd12 serves --listen
+# (the Prometheus exporter). No compiler or cmake here: libbcc
 # compiles the BPF C with the clang it embeds.
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        libbpfcc xz-utils kmod \
+        libbpfcc libmicrohttpd12 xz-utils kmod \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin \
  && for lib in $(dpkg -L libbpfcc | grep '/libbcc[^/]*\.so\.[0-9]*$'); do \
         ldd "$lib" | awk -v l="$lib" '/not found/ {bad=1; print l ": " $0} END {exit bad}' || exit 1; \

@@ -33,8 +33,12 @@ fi
 here=$(cd "$(dirname "$0")/.." && pwd)
 rel=$(uname -r)
 
-pkgs=(build-essential cmake pkg-config libbpfcc-dev bpfcc-tools)
-[ "$tests" = 1 ] && pkgs+=(libcriterion-dev python3 bpftool linux-perf bpftrace man-db)
+pkgs=(build-essential cmake pkg-config libbpfcc-dev bpfcc-tools libmicrohttpd-dev)
+# prometheus (promtool and a real server for the exporter tests), curl, and
+# node/npm for the offline Kubernetes schema validation (tests/deploy)
+[ "$tests" = 1 ] && pkgs+=(libcriterion-dev python3 bpftool linux-perf bpftrace man-db
+	prometheus curl iproute2)
+[ "$tests" = 1 ] && ! command -v npm >/dev/null && pkgs+=(nodejs npm)
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -88,6 +92,12 @@ if [ -z "${BCC_KERNEL_SOURCE:-}" ] && [ ! -d "/lib/modules/$rel/build" ] &&
 	say "  linked /lib/modules/$rel/build -> $hdr (headers of another version)."
 	say "  switchstat reads only tracepoint fields and helpers, so this is safe"
 	say "  for it; other bcc tools that read kernel structs may be silently wrong."
+fi
+
+# schema validator of deploy/kubernetes, pinned by tests/deploy/package-lock.json
+if [ "$tests" = 1 ] && [ ! -d "$here/tests/deploy/node_modules/kubernetes-models" ]; then
+	say "installing the Kubernetes schema validator (npm ci in tests/deploy)"
+	npm ci --prefix "$here/tests/deploy" --no-audit --no-fund >&2
 fi
 
 if [ "$build" = 1 ]; then

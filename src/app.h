@@ -34,11 +34,21 @@ struct ss_report_info {
 	struct cgroup_cache *cg; /* cgroup names; NULL: ids print */
 };
 
+struct ss_hist_rec;
+
+/* The last interval's histograms (feat_hist), for the exporter. */
+struct ss_hist_last {
+	const struct ss_hist_rec *recs; /* sorted; valid until the next */
+	size_t n;
+	bool ms; /* slots count msecs, else usecs */
+};
+
 struct ss_app {
 	struct ss_opts o;
 	struct ss_bpf bpf;
 	struct ss_interval iv;
 	struct ss_report_info info;
+	struct ss_hist_last hist;
 	struct ss_out out;
 	FILE *f; /* report stream (stdout) */
 	int ncpus_possible;

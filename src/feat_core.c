@@ -142,7 +142,7 @@ static int core_interval(struct ss_app *app, void *st)
 	if (app->o.per_cgroup)
 		ss_rows_merge_by_cgroup(&app->iv);
 	ss_rows_sort(&app->iv, app->o.sort);
-	if (!app->o.hist_only)
+	if (!app->o.hist_only && !app->o.quiet)
 		ss_out_interval(&app->out, app->f, &app->iv);
 	return 0;
 }

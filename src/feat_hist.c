@@ -223,7 +223,12 @@ static int hist_interval(struct ss_app *app, void *st)
 		return 0;
 	}
 	ss_histmap_sort(hs->recs, n);
+	app->hist.recs = hs->recs;
+	app->hist.n = n;
+	app->hist.ms = hs->fmt.ms;
 	hs->fmt.time_s = (double)app->iv.end_realtime_ns / 1e9;
+	if (o->quiet)
+		return 0; /* for the exporter only (app->hist) */
 	if (o->csv) {
 		print_csv(app, hs, n);
 	} else if (o->json) {
@@ -255,6 +260,8 @@ static void hist_close(struct ss_app *app, void *st)
 {
 	struct hist_state *hs = st;
 
+	app->hist.recs = NULL;
+	app->hist.n = 0;
 	free(hs->map.keys);
 	free(hs->map.vals);
 	free(hs->recs);

@@ -8,6 +8,7 @@
 #include "feat_counters.h"
 #include "feat_hist.h"
 #include "feat_mem.h"
+#include "feat_prom.h"
 #include "feat_trace.h"
 #include "selfstats.h"
 
@@ -15,7 +16,9 @@
  * Table order is phase order: core first (its cflags, the collector, the
  * interval's table before anything else prints); its start() attaches
  * sched_switch after every other attach, once all it feeds is in place.
- * Within an interval: table, histograms, then check's --check/-v lines.
+ * Within an interval: table, histograms, then check's --check/-v lines,
+ * then the exporter's snapshot of it all (prom: its start() binds the
+ * HTTP port once the probes run).
  * Programs load in this order, which is the order --self-stats lists.
  */
 static const struct ss_feature *const ss_features[] = {
@@ -27,6 +30,7 @@ static const struct ss_feature *const ss_features[] = {
 	&ss_feat_trace, /* --trace */
 	&ss_feat_check, /* --check, -v per interval */
 	&ss_feat_selfstats, /* --self-stats */
+	&ss_feat_prom, /* --listen: snapshot of the interval */
 };
 
 #define NFEATURES (sizeof(ss_features) / sizeof(ss_features[0]))

@@ -100,7 +100,7 @@ static int run(struct ss_app *app)
 			       : UINT64_MAX;
 	uint64_t next = t0 + interval_ns;
 
-	if (app->o.csv || app->o.json)
+	if (app->o.csv || app->o.json || app->o.quiet)
 		fprintf(stderr,
 			"Tracing context switches... Hit Ctrl-C to end.\n");
 	else

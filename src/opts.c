@@ -19,8 +19,10 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "histkind.h"
+#include "prom_fmt.h"
 
 /* How an option's value is stored. */
 enum opt_kind {
@@ -70,6 +72,7 @@ struct opt_def {
 static int parse_sort(const char *arg, struct ss_opts *o);
 static int parse_hist(const char *arg, struct ss_opts *o);
 static int parse_events(const char *arg, struct ss_opts *o);
+static int parse_listen(const char *arg, struct ss_opts *o);
 
 /* In usage order. */
 static const struct opt_def opt_table[] = {
@@ -147,6 +150,39 @@ static const struct opt_def opt_table[] = {
 	  .want = "1024..4194304",
 	  .hidden_from_synopsis = true,
 	  .help = "accumulator map size (default from pid_max)" },
+	WORD(0, "listen", "[ADDR:]PORT", listen, parse_listen, "listen address",
+	     "[ADDR:]PORT, ADDR an IPv4 or [IPv6] address",
+	     "serve Prometheus metrics at http://ADDR:PORT/metrics\n"
+	     "(ADDR default 127.0.0.1; [::1]:PORT for IPv6)"),
+	FLAG('q', "quiet", quiet, "no interval output on stdout (--listen)"),
+	{ .name = "metrics-per-process",
+	  .kind = OPT_FLAG,
+	  FIELD(metrics_per_process),
+	  .hidden_from_synopsis = true,
+	  .help = "label metrics with pid and comm too (default:\n"
+		  "cgroup and container_id only)" },
+	{ .name = "max-series",
+	  .arg = "N",
+	  .kind = OPT_NUM,
+	  FIELD(max_series),
+	  .min = 1,
+	  .max = 1000000,
+	  .what = "series cap",
+	  .want = "1..1000000",
+	  .hidden_from_synopsis = true,
+	  .help = "at most N label sets, the rest summed as `other`\n"
+		  "(default 2000)" },
+	{ .name = "series-ttl",
+	  .arg = "SECONDS",
+	  .kind = OPT_NUM,
+	  FIELD(series_ttl_s),
+	  .min = 1,
+	  .max = 31536000,
+	  .what = "series TTL",
+	  .want = "1..31536000 s",
+	  .hidden_from_synopsis = true,
+	  .help = "keep series of exited processes and removed\n"
+		  "cgroups this long (default 300)" },
 	{ .key = 'v',
 	  .name = "verbose",
 	  .kind = OPT_COUNT,
@@ -372,6 +408,18 @@ static int parse_hist(const char *arg, struct ss_opts *o)
 	return 0;
 }
 
+/* --listen: checked here (exit 2), bound after the probes are attached */
+static int parse_listen(const char *arg, struct ss_opts *o)
+{
+	struct sockaddr_storage ss;
+	unsigned int len;
+
+	if (ss_parse_listen(arg, &ss, &len))
+		return -1;
+	o->listen = arg;
+	return 0;
+}
+
 static int parse_sort(const char *arg, struct ss_opts *o)
 {
 	static const struct {
@@ -561,5 +609,14 @@ int ss_parse_opts(int argc, char **argv, struct ss_opts *o, FILE *out,
 			   NULL);
 	if (o->per_cgroup && o->per_thread)
 		return bad(err, "-G and -L are exclusive%s%s", "", NULL);
+	if (!o->listen && (o->quiet || o->metrics_per_process ||
+			   o->max_series || o->series_ttl_s))
+		return bad(err,
+			   "-q, --metrics-per-process, --max-series and "
+			   "--series-ttl need --listen%s%s",
+			   "", NULL);
+	if (o->listen && o->trace)
+		return bad(err, "--listen and --trace are exclusive%s%s", "",
+			   NULL);
 	return SS_PARSE_OK;
 }

@@ -50,7 +50,16 @@ struct ss_opts {
 	bool idle; /* --idle: show each CPU's idle task */
 	uint32_t map_entries; /* --map-entries; 0 = sized from pid_max */
 	enum ss_sort_key sort; /* -s */
+	const char *listen; /* --listen [ADDR:]PORT: serve /metrics */
+	bool quiet; /* -q: no interval output on stdout */
+	bool metrics_per_process; /* --metrics-per-process: pid, comm labels */
+	uint32_t max_series; /* --max-series; 0 = SS_PROM_MAX_SERIES */
+	uint64_t series_ttl_s; /* --series-ttl; 0 = SS_PROM_SERIES_TTL_S */
 };
+
+/* Exporter defaults (--max-series, --series-ttl). */
+#define SS_PROM_MAX_SERIES 2000
+#define SS_PROM_SERIES_TTL_S 300
 
 enum ss_parse_result {
 	SS_PARSE_OK = 0,

@@ -67,8 +67,14 @@ static void expect_opts(const char *const *args, const struct ss_opts *want)
 			   !strcmp(got.cgroup, exp.cgroup)),
 		  "[%s] cgroup '%s'", joined(args),
 		  got.cgroup ? got.cgroup : "(null)");
+	cr_expect((!got.listen && !exp.listen) ||
+			  (got.listen && exp.listen &&
+			   !strcmp(got.listen, exp.listen)),
+		  "[%s] listen '%s'", joined(args),
+		  got.listen ? got.listen : "(null)");
 	got.events = exp.events = NULL;
 	got.cgroup = exp.cgroup = NULL;
+	got.listen = exp.listen = NULL;
 	cr_expect(!memcmp(&got, &exp, sizeof(got)),
 		  "[%s] fields differ from the expected ones", joined(args));
 	run_free(&r);
@@ -350,6 +356,11 @@ Test(opts, usage_lists_every_option)
 		"--check",
 		"--self-stats",
 		"--map-entries",
+		"--listen [ADDR:]PORT",
+		"-q, --quiet",
+		"--metrics-per-process",
+		"--max-series N",
+		"--series-ttl SECONDS",
 		"-v, --verbose",
 		"-h, --help",
 		"--version",
@@ -390,11 +401,17 @@ Test(opts, every_usage_option_is_parsed)
 		if (strncmp(line, "  -", 3) && strncmp(line, "      --", 8))
 			continue;
 		cr_assert(dd, "%s", line);
-		cr_assert(sscanf(dd, "%63s %63[A-Z]", name, arg) >= 1);
+		cr_assert(sscanf(dd, "%63s %63[][A-Z:]", name, arg) >= 1);
 		if (!strcmp(name, "--help") || !strcmp(name, "--version"))
 			continue;
 		seen++;
-		parse(&r, ARGS(name, "1"));
+		/* exporter options need --listen; its own value is a port */
+		if (strcmp(name, "--listen") && !strcmp(arg, ""))
+			parse(&r, ARGS("--listen", "1", name));
+		else if (strcmp(name, "--listen"))
+			parse(&r, ARGS("--listen", "1", name, "1"));
+		else
+			parse(&r, ARGS(name, "1"));
 		cr_expect_null(strstr(r.err, "unknown option"), "%s: %s", name,
 			       r.err);
 		cr_expect_null(strstr(r.err, "needs a value"), "%s: %s", name,
@@ -415,7 +432,7 @@ Test(opts, every_usage_option_is_parsed)
 		}
 		run_free(&r);
 	}
-	cr_expect_eq(seen, 25, "usage shows %d options besides -h/--version",
+	cr_expect_eq(seen, 30, "usage shows %d options besides -h/--version",
 		     seen);
 	free(usage);
 }
@@ -585,6 +602,36 @@ Test(opts, error_exclusive_combinations)
 		   "-e and --no-counters are exclusive");
 	expect_msg(ARGS("-G", "-L"), "-G and -L are exclusive");
 	expect_msg(ARGS("--threads", "--cgroups"), "-G and -L are exclusive");
+	expect_msg(ARGS("-q"), "-q, --metrics-per-process, --max-series and "
+			       "--series-ttl need --listen");
+	expect_msg(ARGS("--max-series", "5"),
+		   "-q, --metrics-per-process, --max-series and "
+		   "--series-ttl need --listen");
+	expect_msg(ARGS("--listen", "9100", "--trace"),
+		   "--listen and --trace are exclusive");
+}
+
+Test(opts, listen_and_exporter_options)
+{
+	struct ss_opts w = defaults();
+
+	w.listen = "9100";
+	expect_opts(ARGS("--listen", "9100"), &w);
+	w.listen = "[::1]:80";
+	w.quiet = true;
+	w.metrics_per_process = true;
+	w.max_series = 5;
+	w.series_ttl_s = 7;
+	expect_opts(ARGS("--listen=[::1]:80", "-q", "--metrics-per-process",
+			 "--max-series", "5", "--series-ttl=7"),
+		    &w);
+	expect_msg(ARGS("--listen", "localhost:9100"),
+		   "invalid listen address 'localhost:9100': want "
+		   "[ADDR:]PORT, ADDR an IPv4 or [IPv6] address");
+	expect_msg(ARGS("--listen", "9100", "--max-series", "0"),
+		   "invalid series cap '0': want 1..1000000");
+	expect_msg(ARGS("--listen", "9100", "--series-ttl", "0"),
+		   "invalid series TTL '0': want 1..31536000 s");
 }
 
 /* ---- re-entrancy ----------------------------------------------------------- */

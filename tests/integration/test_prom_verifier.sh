@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# test_prom_verifier.sh - an exporter whose BPF program the verifier
+# rejects at start exits non-zero (1) with the verifier's message, and
+# never serves anything meanwhile (no zeros for Prometheus to store).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/prom_lib.sh"
+need_root
+
+P=$(free_port)
+SWITCHSTAT_TEST_VERIFIER_FAIL=1 "$SWITCHSTAT" --listen "$P" -q \
+	>"$T/vf.out" 2>"$T/vf.err" &
+VF=$!
+BG_PIDS+=("$VF")
+tries=0
+served=0
+while kill -0 "$VF" 2>/dev/null; do
+	# poll as a scraper would, for as long as the process lives
+	if curl -s -m 1 -o /dev/null "http://127.0.0.1:$P/metrics"; then
+		served=$((served + 1))
+	fi
+	tries=$((tries + 1))
+	[ "$tries" -lt 1200 ] || fail "still running after 60 s"
+	sleep 0.05
+done
+rc=0
+wait "$VF" || rc=$?
+[ "$rc" -eq 1 ] || fail "exit $rc, want 1: $(cat "$T/vf.err")"
+[ "$served" -eq 0 ] || fail "answered $served scrapes before exiting"
+[ "$tries" -gt 5 ] || fail "exited too fast to tell ($tries polls)"
+grep -q "rejected by the kernel" "$T/vf.err" || fail "no clear message: $(cat "$T/vf.err")"
+[ -s "$T/vf.out" ] && fail "printed to stdout"
+info "exit 1 after $tries scrape attempts, none answered: $(grep -m1 rejected "$T/vf.err")"
+pass "verifier failure: exit 1, nothing served"
