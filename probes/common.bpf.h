@@ -1,26 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * common.bpf.h - maps and helpers every probe uses.  Embedded after shared.h.
+ * common.bpf.h - maps and helpers every probe uses.
  *
  * Host-chosen settings arrive only as numeric -D macros (never user strings):
  *   SS_MAP_ENTRIES   size of the per-interval accumulator map
  *   SS_PER_THREAD    1: key rows by thread (tid) as well as tgid
- *   SS_FILTER_TGID   >0: only this process (all its threads)
- *   SS_FILTER_TID    >0: only this thread
  */
+#ifndef SWITCHSTAT_COMMON_BPF_H
+#define SWITCHSTAT_COMMON_BPF_H
+
 #include <uapi/linux/ptrace.h>
+
+#include "shared.h"
 
 #ifndef SS_MAP_ENTRIES
 #define SS_MAP_ENTRIES 32768
 #endif
 #ifndef SS_PER_THREAD
 #define SS_PER_THREAD 0
-#endif
-#ifndef SS_FILTER_TGID
-#define SS_FILTER_TGID 0
-#endif
-#ifndef SS_FILTER_TID
-#define SS_FILTER_TID 0
 #endif
 
 BPF_HASH(accum, struct ss_key, struct ss_val, SS_MAP_ENTRIES);
@@ -47,17 +44,12 @@ static __always_inline void stat_add(__u32 idx, __u64 v)
 		ss_cpu_stat_add(cpu, idx, v);
 }
 
-/* Does the current task pass the -p / -t filter? */
-static __always_inline int ss_selected(__u32 tgid, __u32 tid)
-{
-	if (SS_FILTER_TGID && tgid != SS_FILTER_TGID)
-		return 0;
-	if (SS_FILTER_TID && tid != SS_FILTER_TID)
-		return 0;
-	return 1;
-}
-
-/* The current task's accumulator, created on first use this interval. */
+/*
+ * The current task's accumulator, created on first use this interval.  The
+ * plain lookup first: the new entry's comm and cgroup are read only when
+ * it is missing.  lookup_or_try_init inserts only if absent, so when
+ * another CPU inserts first its entry is the one returned.
+ */
 static __always_inline struct ss_val *ss_current_val(__u32 tgid, __u32 tid)
 {
 	struct ss_key key = { .tgid = tgid, .tid = SS_PER_THREAD ? tid : 0 };
@@ -66,14 +58,14 @@ static __always_inline struct ss_val *ss_current_val(__u32 tgid, __u32 tid)
 	if (val)
 		return val;
 
-	struct ss_val zero = {};
+	struct ss_val init = {};
 
-	bpf_get_current_comm(&zero.comm, sizeof(zero.comm));
-	zero.cgroup_id = bpf_get_current_cgroup_id();
-	/* Another CPU may insert first: then the lookup still finds it. */
-	accum.insert(&key, &zero);
-	val = accum.lookup(&key);
+	bpf_get_current_comm(&init.comm, sizeof(init.comm));
+	init.cgroup_id = bpf_get_current_cgroup_id();
+	val = accum.lookup_or_try_init(&key, &init);
 	if (!val)
 		stat_add(SS_STAT_DROPS, 1);
 	return val;
 }
+
+#endif

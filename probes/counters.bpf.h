@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * counters.bpf.h - perf counter deltas per on-CPU slice (issue 3).
+ * counters.bpf.h - perf counter deltas per on-CPU slice.
  *
  * Settings (numeric -D macros from src/feat_counters.c):
  *   SS_NR_COUNTERS  0..SS_MAX_COUNTERS counters read at each switch; with 0
@@ -26,6 +26,12 @@
  * enabled/running as perf stat does (ss_ctr_scale in ctr_scale.h, checked
  * against the host's counter_scale by the unit tests).
  */
+#ifndef SWITCHSTAT_COUNTERS_BPF_H
+#define SWITCHSTAT_COUNTERS_BPF_H
+
+#include "common.bpf.h"
+#include "ctr_scale.h"
+#include "shared.h"
 #ifndef SS_NR_COUNTERS
 #define SS_NR_COUNTERS 0
 #endif
@@ -214,3 +220,5 @@ static __always_inline void ss_feature_switch_charge(struct ss_cpu *cpu,
 		__sync_fetch_and_or(&val->counter_scaled, scaled);
 #endif
 }
+
+#endif

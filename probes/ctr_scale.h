@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ctr_scale.h - scaling a multiplexed counter delta in BPF, where there is
- * no 128-bit arithmetic.  Embedded with the probes (before counters.bpf.h)
- * and included by tests/unit/test_ctr_scale.c, which checks it against the
+ * no 128-bit arithmetic.  Included by counters.bpf.h
+ * and by tests/unit/test_ctr_scale.c, which checks it against the
  * host's exact counter_scale() (src/events.c).
  */
 #ifndef SWITCHSTAT_CTR_SCALE_H
 #define SWITCHSTAT_CTR_SCALE_H
+
+#include <linux/types.h>
 
 /*
  * ss_ctr_scale - d * de / dr, perf stat's estimate of a counter that was on

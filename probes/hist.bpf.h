@@ -11,16 +11,21 @@
  * One histogram per kind: cumulative counts in the per-CPU hist_cpu entry
  * (the host sums CPUs and diffs intervals).  Per process or thread (-P/-L):
  * the hist map, keyed by tgid/tid and kind, drained each interval.
- * Only tracepoint fields and helpers (H1): the tgid and comm of a task are
+ * The tgid and comm of a task are
  * known only while it is the current task, so with -P/-L off-CPU and
  * run-queue times, measured when a task is switched in, wait in hist_cpu
  * and are recorded at the task's next switch-out or checkpoint (at most one
  * checkpoint period later), when bpf_get_current_*() names it.
- * Waits are timed only from events seen after start (H7); idle (tid 0) is
- * never recorded (H4); per-thread state is deleted at sched_process_exit
- * (H8).  Runs after shared.h, hist_shared.h and common.bpf.h.
+ * Waits are timed only from events seen after start; idle (tid 0) is
+ * never recorded; per-thread state is deleted at sched_process_exit.
  */
-#include <uapi/linux/bpf_perf_event.h>
+#ifndef SWITCHSTAT_HIST_BPF_H
+#define SWITCHSTAT_HIST_BPF_H
+
+#include "common.bpf.h"
+#include "hist_shared.h"
+#include "select.bpf.h"
+#include "shared.h"
 
 #ifndef SS_HIST_ONCPU
 #define SS_HIST_ONCPU 0
@@ -74,11 +79,11 @@ static __always_inline void ss_hist_add(struct ss_hist_cpu *hc, __u32 kind,
 	struct ss_hist_val *v = hist.lookup(&key);
 
 	if (!v) {
-		struct ss_hist_val zero = {};
+		/* comm read only for a new entry, as in ss_current_val */
+		struct ss_hist_val init = {};
 
-		bpf_get_current_comm(&zero.comm, sizeof(zero.comm));
-		hist.insert(&key, &zero);
-		v = hist.lookup(&key);
+		bpf_get_current_comm(&init.comm, sizeof(init.comm));
+		v = hist.lookup_or_try_init(&key, &init);
 		if (!v) {
 			stat_add(SS_STAT_DROPS, 1);
 			return;
@@ -135,15 +140,9 @@ BPF_HASH(hist_task, __u32, struct ss_hist_task, SS_MAP_ENTRIES);
 /* The thread's wait state, created empty on first use; NULL if map full. */
 static __always_inline struct ss_hist_task *ss_hist_task_get(__u32 tid)
 {
-	struct ss_hist_task *t = hist_task.lookup(&tid);
-
-	if (t)
-		return t;
-
 	struct ss_hist_task zero = {};
+	struct ss_hist_task *t = hist_task.lookup_or_try_init(&tid, &zero);
 
-	hist_task.insert(&tid, &zero);
-	t = hist_task.lookup(&tid);
 	if (!t)
 		stat_add(SS_STAT_DROPS, 1);
 	return t;
@@ -158,7 +157,7 @@ static __always_inline void ss_hist_leave(__u32 tid, __u64 prev_state,
 	/*
 	 * Its last switch.  sched_process_exit deleted the state already, but
 	 * a wakeup during the rest of do_exit may have made it again: this
-	 * switch is the task's last event, so delete here too (H8).
+	 * switch is the task's last event, so delete here too.
 	 */
 	if (prev_state & SS_PREV_STATE_EXIT_MASK) {
 		hist_task.delete(&tid);
@@ -233,8 +232,7 @@ static __always_inline void ss_hist_switch(__u64 prev_state, __u32 next_tid,
 
 #define SS_HIST_SWITCH()                                                 \
 	ss_hist_switch(args->prev_state, args->next_pid, now, tgid, tid, \
-		       tid != 0 && ss_selected(tgid, tid) &&             \
-			       ss_cgroup_selected())
+		       tid != 0 && ss_task_selected(tgid, tid))
 #else
 #define SS_HIST_SWITCH() \
 	do {             \
@@ -253,12 +251,10 @@ static __always_inline void ss_hist_checkpoint(__u32 tgid, __u32 tid,
 		ss_hist_flush(hc, tgid, tid, selected);
 }
 
-#define SS_HIST_CHECKPOINT()                                     \
-	ss_hist_checkpoint(tgid, tid,                            \
-			   tid != 0 && ss_selected(tgid, tid) && \
-				   ss_cgroup_selected())
+#define SS_HIST_CHECKPOINT() \
+	ss_hist_checkpoint(tgid, tid, tid != 0 && ss_task_selected(tgid, tid))
 
-/* a thread exited: drop its wait state (H8) */
+/* a thread exited: drop its wait state */
 static __always_inline void ss_hist_exit(__u32 tid)
 {
 	hist_task.delete(&tid);
@@ -310,4 +306,6 @@ TRACEPOINT_PROBE(sched, sched_wakeup_new)
 	ss_hist_wakeup(args->pid);
 	return 0;
 }
+#endif
+
 #endif

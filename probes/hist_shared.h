@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * hist_shared.h - histogram types and the slot function, shared by the BPF
- * probes (embedded after shared.h) and the host (src/histmap.h), so both
+ * probes and the host (src/histmap.h), so both
  * sides compute slots with the very same code (tests/unit/test_histmap.c
  * checks it against src/hist.c's log2_slot).
  */
 #ifndef SWITCHSTAT_HIST_SHARED_H
 #define SWITCHSTAT_HIST_SHARED_H
+
+#include "shared.h"
 
 /* Histogram kinds: the `kind` field of struct ss_hist_key. */
 enum ss_hist_kind_id {
@@ -80,8 +82,8 @@ static inline __attribute__((always_inline)) __u32 ss_log2_u64(__u64 v)
 /*
  * ss_hist_slot - slot of a duration of @ns nanoseconds in a histogram of
  * @unit_ns units (1000: usecs, 1000000: msecs): floor(log2(ns / unit_ns)),
- * clamped to SS_HIST_SLOTS - 1 (case H10: 0 ns, 1 ns and 2^40 ns land in
- * the first or last slot).  Equals log2_slot(ns / unit_ns, SS_HIST_SLOTS).
+ * clamped to SS_HIST_SLOTS - 1 (0 ns, 1 ns and 2^40 ns land in the first or
+ * last slot).  Equals log2_slot(ns / unit_ns, SS_HIST_SLOTS).
  */
 static inline __attribute__((always_inline)) __u32 ss_hist_slot(__u64 ns,
 								__u64 unit_ns)

@@ -1,11 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * mem.bpf.h - the --cgroup filter and the memory events of -M.
+ * mem.bpf.h - the memory events of -M.
  *
  * Settings (numeric -D macros from src/feat_mem.c):
- *   SS_FILTER_CGROUP      1: only tasks whose cgroup v2 id is in cgroup_allow
- *   SS_CGROUP_IDS         size of cgroup_allow (the ids of --cgroup PATH and
- *                         its descendants, filled by the host before attach)
  *   SS_MEM_FAULTS         1: count page faults per slice from the
  *                         page-faults-min and page-faults-maj software
  *                         perf events of each CPU (maps flt_min, flt_maj)
@@ -32,12 +29,13 @@
  * MAP_POPULATE, process_vm_readv, ptrace) count in min_flt but emit no
  * event, so they are not counted here.
  */
-#ifndef SS_FILTER_CGROUP
-#define SS_FILTER_CGROUP 0
-#endif
-#ifndef SS_CGROUP_IDS
-#define SS_CGROUP_IDS 1
-#endif
+#ifndef SWITCHSTAT_MEM_BPF_H
+#define SWITCHSTAT_MEM_BPF_H
+
+#include "common.bpf.h"
+#include "select.bpf.h"
+#include "shared.h"
+
 #ifndef SS_MEM_FAULTS
 #define SS_MEM_FAULTS 0
 #endif
@@ -51,46 +49,6 @@
 #define SS_MEM_MEMCG_RECLAIM 0
 #endif
 
-#if SS_FILTER_CGROUP
-/* cgroup v2 ids selected by --cgroup; the value is unused */
-BPF_HASH(cgroup_allow, __u64, __u8, SS_CGROUP_IDS);
-
-/* per CPU: the last cgroup id looked up and its answer */
-struct ss_cgroup_last {
-	__u64 id;
-	__u64 selected;
-};
-BPF_PERCPU_ARRAY(cgroup_last, struct ss_cgroup_last, 1);
-
-/*
- * 0 if the current task is outside the --cgroup filter, else 1.  The set of
- * ids is fixed before the probes attach and cgroup ids are not reused, so
- * the last answer on this CPU stays right for the same id: consecutive
- * tasks of one cgroup skip the hash lookup.
- */
-static __always_inline int ss_cgroup_selected(void)
-{
-	__u64 id = bpf_get_current_cgroup_id();
-	__u32 zero = 0;
-	struct ss_cgroup_last *last = cgroup_last.lookup(&zero);
-	int selected;
-
-	if (last && last->id == id)
-		return last->selected;
-	selected = cgroup_allow.lookup(&id) != NULL;
-	if (last) {
-		last->id = id;
-		last->selected = selected;
-	}
-	return selected;
-}
-#else
-static __always_inline int ss_cgroup_selected(void)
-{
-	return 1;
-}
-#endif
-
 #if SS_MEM_PGALLOC || SS_MEM_RECLAIM || SS_MEM_MEMCG_RECLAIM
 /* The current task's accumulator if it passes the filters, else NULL. */
 static __always_inline struct ss_val *ss_mem_val(void)
@@ -98,7 +56,7 @@ static __always_inline struct ss_val *ss_mem_val(void)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id, tgid = id >> 32;
 
-	if (tid == 0 || !ss_selected(tgid, tid) || !ss_cgroup_selected())
+	if (tid == 0 || !ss_task_selected(tgid, tid))
 		return NULL;
 	return ss_current_val(tgid, tid);
 }
@@ -183,7 +141,7 @@ static __always_inline void ss_reclaim_begin(__u64 kind)
 	__u32 tid = (__u32)id, tgid = id >> 32;
 	__u64 key = tid | kind << 32, now;
 
-	if (tid == 0 || !ss_selected(tgid, tid) || !ss_cgroup_selected())
+	if (tid == 0 || !ss_task_selected(tgid, tid))
 		return;
 	now = bpf_ktime_get_ns();
 	if (reclaim_start.update(&key, &now))
@@ -252,4 +210,6 @@ TRACEPOINT_PROBE(vmscan, mm_vmscan_memcg_reclaim_end)
 	ss_reclaim_end(1);
 	return 0;
 }
+#endif
+
 #endif

@@ -2,12 +2,13 @@
 /*
  * shared.h - types shared by the BPF probes and the host.
  *
- * At build time CMake embeds this file in front of the probe text, so the
- * BPF side and the host see one definition.  Only fixed-size integer types;
- * no kernel structs (see ../shared/cases H1: we never read task_struct).
+ * The probes include it (embedded at build time) and so does the host, so
+ * both sides see one definition.  Only fixed-size integer types.
  */
 #ifndef SWITCHSTAT_SHARED_H
 #define SWITCHSTAT_SHARED_H
+
+#include <linux/types.h>
 
 #define SS_COMM_LEN 16
 #define SS_MAX_COUNTERS 8

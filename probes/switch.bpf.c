@@ -2,17 +2,27 @@
 /*
  * switch.bpf.c - sched_switch accounting, compiled by libbcc at start-up.
  *
- * Rules (../shared/cases): only tracepoint fields and helpers, never a kernel
- * struct (H1, H3); the layout of args comes from the running kernel's format
- * file through TRACEPOINT_PROBE (H3); the slice start is kept per CPU, so
- * each CPU's idle task is separate and nothing wraps (H4, H7); the first
- * slice on each CPU began before we started and is skipped (H7).
+ * Rules: only tracepoint fields and helpers, never a kernel struct at a
+ * header's offset; the layout of args comes from the running kernel's
+ * format file through TRACEPOINT_PROBE; the slice start is kept per CPU, so
+ * each CPU's idle task is separate and nothing wraps; the first slice on
+ * each CPU began before we started and is skipped.
  * At sched_switch the current task is still the one leaving the CPU, so
  * bpf_get_current_pid_tgid() names prev.
  *
  * Feature hooks (SS_*_SWITCH macros, from the feature .bpf.h files) run
  * inside the handler and may use its locals: args, cpu, now, last, tgid, tid.
  */
+#include <uapi/linux/bpf_perf_event.h>
+
+#include "common.bpf.h"
+#include "counters.bpf.h"
+#include "hist.bpf.h"
+#include "mem.bpf.h"
+#include "select.bpf.h"
+#include "shared.h"
+#include "trace.bpf.h"
+
 #ifndef SS_NEED_EXIT
 #define SS_NEED_EXIT 0
 #endif
@@ -41,7 +51,7 @@ static __always_inline struct ss_val *ss_charge_slice(struct ss_cpu *cpu,
 		ss_cpu_stat_add(cpu, SS_STAT_IDLE_NS, now - last);
 		return NULL;
 	}
-	if (!ss_selected(tgid, tid) || !ss_cgroup_selected()) {
+	if (!ss_task_selected(tgid, tid)) {
 		ss_cpu_stat_add(cpu, SS_STAT_FILTERED_NS, now - last);
 		return NULL;
 	}
@@ -92,7 +102,7 @@ TRACEPOINT_PROBE(sched, sched_switch)
 	__u32 tid = (__u32)id, tgid = id >> 32;
 
 #if SS_TEST_VERIFIER_FAIL
-	/* test hook (case H10): a load the verifier must reject */
+	/* test hook: a load the verifier must reject */
 	now += *(volatile __u64 *)(long)bpf_get_prandom_u32();
 #endif
 	last = ss_slice_next(cpu, now, tid, args->next_pid);

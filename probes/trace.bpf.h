@@ -8,12 +8,21 @@
  * handler returns right after the record is sent: trace mode prints events
  * instead of intervals, so the accumulator is not updated.
  *
- * Everything comes from the tracepoint record and helpers (cases H1, H3):
+ * Everything comes from the tracepoint record and helpers:
  * prev's tgid from bpf_get_current_pid_tgid() (the current task at
  * sched_switch is still prev); next's tgid is not in the record, so only
  * its thread id (next_pid) is reported.  With -p/-t/--cgroup a record is
  * sent when a selected task leaves the CPU (the end of its slice).
  */
+#ifndef SWITCHSTAT_TRACE_BPF_H
+#define SWITCHSTAT_TRACE_BPF_H
+
+#include "common.bpf.h"
+#include "counters.bpf.h"
+#include "select.bpf.h"
+#include "shared.h"
+#include "trace_event.h"
+
 #ifndef SS_TRACE
 #define SS_TRACE 0
 #endif
@@ -52,7 +61,7 @@ static __always_inline void ss_trace_submit(void *ctx,
 /* Runs inside the sched_switch handler; see switch.bpf.c for the locals. */
 #define SS_TRACE_SWITCH()                                               \
 	do {                                                            \
-		if (ss_selected(tgid, tid) && ss_cgroup_selected()) {   \
+		if (ss_task_selected(tgid, tid)) {                      \
 			struct ss_trace_event ev = {};                  \
                                                                         \
 			ev.ts_ns = now;                                 \
@@ -78,4 +87,6 @@ static __always_inline void ss_trace_submit(void *ctx,
 #define SS_TRACE_SWITCH() \
 	do {              \
 	} while (0)
+#endif
+
 #endif

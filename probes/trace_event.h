@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * trace_event.h - the record --trace sends through the perf buffer, one per
- * context switch.  Shared by the BPF side (embedded after shared.h) and the
+ * context switch.  Shared by the BPF side and the
  * host (src/trace_fmt.h); fixed-size integer types only.
  *
  * The BPF side submits only the first
@@ -10,6 +10,8 @@
  */
 #ifndef SWITCHSTAT_TRACE_EVENT_H
 #define SWITCHSTAT_TRACE_EVENT_H
+
+#include "shared.h"
 
 /* ss_trace_event.flags */
 #define SS_TRACE_SLICE_KNOWN 0x1 /* slice_ns is valid */

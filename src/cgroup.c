@@ -380,11 +380,13 @@ static int collect_id(void *arg, uint64_t id, const char *path)
 	return 0;
 }
 
-int cgroup_descendant_ids(const char *mount, const char *path, uint64_t *ids,
-			  int max)
+/*
+ * The absolute path of a --cgroup argument (see cgroup_descendant_ids), in
+ * *full (malloc'd).  Returns 0, -ENOMEM or -ENAMETOOLONG.
+ */
+static int full_path(const char *mount, const char *path, char **full)
 {
-	struct id_vec v = { .ids = ids, .max = max };
-	char mnt[PATH_MAX], *full;
+	char mnt[PATH_MAX];
 	size_t mlen;
 	int ret;
 
@@ -394,22 +396,57 @@ int cgroup_descendant_ids(const char *mount, const char *path, uint64_t *ids,
 	mlen = strlen(mnt);
 	if (!strncmp(path, mnt, mlen) &&
 	    (path[mlen] == '/' || path[mlen] == '\0' || mlen == 1)) {
-		full = strdup(path);
+		*full = strdup(path);
 	} else {
 		while (*path == '/')
 			path++;
-		if (asprintf(&full, "%s/%s", mnt, path) < 0)
-			full = NULL;
+		if (asprintf(full, "%s/%s", mnt, path) < 0)
+			*full = NULL;
 	}
-	if (!full)
+	if (!*full)
 		return -ENOMEM;
-	if (strlen(full) >= PATH_MAX) {
-		free(full);
+	if (strlen(*full) >= PATH_MAX) {
+		free(*full);
+		*full = NULL;
 		return -ENAMETOOLONG;
 	}
+	return 0;
+}
+
+int cgroup_descendant_ids(const char *mount, const char *path, uint64_t *ids,
+			  int max)
+{
+	struct id_vec v = { .ids = ids, .max = max };
+	char *full;
+	int ret;
+
+	ret = full_path(mount, path, &full);
+	if (ret)
+		return ret;
 	ret = walk_from(full, collect_id, &v);
 	free(full);
 	return ret ? ret : v.n;
+}
+
+int cgroup_open_dir(const char *mount, const char *path)
+{
+	struct statfs sfs;
+	char *full;
+	int fd, ret;
+
+	ret = full_path(mount, path, &full);
+	if (ret)
+		return ret;
+	fd = open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ret = fd < 0 ? -errno : 0;
+	free(full);
+	if (ret)
+		return ret;
+	if (fstatfs(fd, &sfs) || sfs.f_type != CGROUP2_SUPER_MAGIC) {
+		close(fd);
+		return -EINVAL;
+	}
+	return fd;
 }
 
 static bool is_hex64(const char *s)

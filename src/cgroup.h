@@ -105,6 +105,18 @@ int cgroup_descendant_ids(const char *mount, const char *path, uint64_t *ids,
 			  int max);
 
 /*
+ * cgroup_open_dir - open the cgroup v2 directory of a --cgroup argument,
+ * for the probes' cgroup array (the kernel then follows its descendants).
+ * @mount: cgroup2 mount point
+ * @path:  as for cgroup_descendant_ids
+ *
+ * Returns a read-only directory fd (close it), -ENOENT if @path does not
+ * exist, -ENOTDIR if it is not a directory, -EINVAL if it is not on a
+ * cgroup2 file system, -ENAMETOOLONG, or another -errno.
+ */
+int cgroup_open_dir(const char *mount, const char *path);
+
+/*
  * container_id_from_path - short container id for a cgroup path.
  * @path:   cgroup path, relative or absolute
  * @out:    receives the first CONTAINER_SHORT_ID_LEN hex digits + NUL

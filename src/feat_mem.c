@@ -3,10 +3,7 @@
  * feat_mem.c - cgroups and memory events.
  *
  * Cgroups: the id -> path cache behind the CGROUP column (-G, -v, CSV,
- * JSON) and the --cgroup PATH filter, resolved once at start to the ids of
- * PATH and its descendants and handed to the probes in the cgroup_allow
- * map (probes/mem->bpf.h).  Cgroups created under PATH after the start are
- * not followed.
+ * JSON).  The --cgroup PATH filter is its own feature (feat_cgfilter.c).
  *
  * Memory events (-M): page faults, pages allocated and direct reclaim
  * (count and time).  Faults come from the page-faults-min and -maj software
@@ -20,7 +17,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <bcc/libbpf.h>
 
@@ -28,9 +24,6 @@
 #include "cpu_events.h"
 #include "cpus.h"
 #include "feat_mem.h"
-
-/* the most ids --cgroup accepts (PATH and its descendants) */
-#define MEM_MAX_CGROUP_IDS (1 << 20)
 
 #define EXIT_PROG "tracepoint__sched__sched_process_exit"
 
@@ -70,9 +63,6 @@ static const struct mem_event mem_events[] = {
 
 struct mem_state {
 	struct cgroup_cache *cg; /* names for output; NULL without cgroup v2 */
-	uint64_t *ids; /* --cgroup: PATH's id, then its descendants */
-	int nids;
-	bool filter; /* ids are handed to the probes */
 	bool on[MEM_NEVENTS]; /* event compiled in */
 	bool need_exit; /* reclaim starts to drop at thread exit */
 	/* -M faults: page-faults-min and -maj on every CPU (flt_min, flt_maj) */
@@ -172,76 +162,6 @@ static int events_configure(struct ss_app *app, struct mem_state *mem)
 	return ss_app_define(app, "SS_NEED_EXIT", 1) ? 1 : 0;
 }
 
-/*
- * Resolve --cgroup to ids: PATH's own and its descendants'.  Returns 0,
- * 2 (no such cgroup v2 directory) or 1 (could not read it).
- */
-static int filter_check(struct ss_app *app, struct mem_state *mem,
-			const char *mount)
-{
-	const char *path = app->o.cgroup;
-	int max = 1024, n;
-	struct stat st;
-
-	for (;;) {
-		uint64_t *ids = realloc(mem->ids, max * sizeof(*ids));
-
-		if (!ids) {
-			fprintf(stderr, "switchstat: out of memory\n");
-			return 1;
-		}
-		mem->ids = ids;
-		n = cgroup_descendant_ids(mount, path, ids, max);
-		if (n != -E2BIG || max >= MEM_MAX_CGROUP_IDS)
-			break;
-		max *= 4;
-	}
-	/* an existing directory outside the mount: e.g. a cgroup v1 path */
-	if (n == -ENOENT && path[0] == '/' && !stat(path, &st))
-		n = -EINVAL;
-	switch (n) {
-	case -ENOENT:
-		fprintf(stderr,
-			"switchstat: --cgroup %s: no such cgroup (cgroup v2 "
-			"is mounted at %s)\n",
-			path, mount);
-		return 2;
-	case -ENOTDIR:
-	case -EINVAL:
-		fprintf(stderr,
-			"switchstat: --cgroup %s: not a cgroup v2 directory "
-			"(cgroup v2 is mounted at %s)\n",
-			path, mount);
-		return 2;
-	case -ENAMETOOLONG:
-		fprintf(stderr, "switchstat: --cgroup %s: path too long\n",
-			path);
-		return 2;
-	case -E2BIG:
-		fprintf(stderr,
-			"switchstat: --cgroup %s: more than %d cgroups "
-			"below it\n",
-			path, MEM_MAX_CGROUP_IDS);
-		return 2;
-	}
-	if (n < 0) {
-		fprintf(stderr, "switchstat: --cgroup %s: %s\n", path,
-			strerror(-n));
-		return 1;
-	}
-	if (app->o.verbose)
-		fprintf(stderr,
-			"switchstat: --cgroup %s: id %llu and %d "
-			"descendant(s)\n",
-			path, (unsigned long long)mem->ids[0], n - 1);
-	/* the root holds every task: no filter, no cost per switch */
-	if (!stat(mount, &st) && st.st_ino == mem->ids[0])
-		return 0;
-	mem->nids = n;
-	mem->filter = true;
-	return 0;
-}
-
 /* The id -> path cache for the CGROUP column; without it ids print. */
 static void names_configure(struct ss_app *app, struct mem_state *mem,
 			    const char *mount)
@@ -258,26 +178,7 @@ static void names_configure(struct ss_app *app, struct mem_state *mem,
 	app->info.cg = mem->cg;
 }
 
-/* --cgroup PATH (user input): 0, 2, or 1 when cgroup v2 is not there. */
-static int mem_check(struct ss_app *app, void *st)
-{
-	char mount[PATH_MAX];
-	int ret;
-
-	if (!app->o.cgroup)
-		return 0;
-	ret = cgroup_v2_mount(mount, sizeof(mount));
-	if (ret) {
-		fprintf(stderr,
-			"switchstat: --cgroup needs cgroup v2, and "
-			"none is mounted: %s\n",
-			strerror(-ret));
-		return 1;
-	}
-	return filter_check(app, st, mount);
-}
-
-/* Cgroup names, the filter's and the memory events' cflags. */
+/* Cgroup names and the memory events' cflags. */
 static int mem_configure(struct ss_app *app, void *st)
 {
 	struct mem_state *mem = st;
@@ -296,31 +197,7 @@ static int mem_configure(struct ss_app *app, void *st)
 		if (!ret)
 			names_configure(app, mem, mount);
 	}
-	if (mem->filter && (ss_app_define(app, "SS_FILTER_CGROUP", 1) ||
-			    ss_app_define(app, "SS_CGROUP_IDS", mem->nids)))
-		return 1;
 	return o->memory ? events_configure(app, mem) : 0;
-}
-
-/* Fill cgroup_allow with the --cgroup ids. */
-static int filter_attach(struct ss_app *app, struct mem_state *mem)
-{
-	int fd = ss_bpf_map_fd(&app->bpf, "cgroup_allow");
-	__u8 one = 1;
-
-	if (fd < 0) {
-		fprintf(stderr, "switchstat: BPF map cgroup_allow missing\n");
-		return 1;
-	}
-	for (int i = 0; i < mem->nids; i++) {
-		if (bpf_update_elem(fd, &mem->ids[i], &one, BPF_ANY)) {
-			fprintf(stderr,
-				"switchstat: filling cgroup_allow: %s\n",
-				strerror(errno));
-			return 1;
-		}
-	}
-	return 0;
 }
 
 static int mem_attach(struct ss_app *app, void *st)
@@ -328,8 +205,6 @@ static int mem_attach(struct ss_app *app, void *st)
 	struct mem_state *mem = st;
 	char err[SS_ERR_LEN];
 
-	if (mem->filter && filter_attach(app, mem))
-		return 1;
 	for (int i = 0; mem->faults_on && i < 2; i++) {
 		int ret;
 
@@ -378,10 +253,6 @@ static void mem_close(struct ss_app *app, void *st)
 	if (app->info.cg == mem->cg)
 		app->info.cg = NULL;
 	mem->cg = NULL;
-	free(mem->ids);
-	mem->ids = NULL;
-	mem->nids = 0;
-	mem->filter = false;
 	ss_cpu_events_close(&mem->flt[0]);
 	ss_cpu_events_close(&mem->flt[1]);
 	mem->faults_on = false;
@@ -390,7 +261,6 @@ static void mem_close(struct ss_app *app, void *st)
 const struct ss_feature ss_feat_mem = {
 	.name = "mem",
 	.state_size = sizeof(struct mem_state),
-	.check = mem_check,
 	.configure = mem_configure,
 	.attach = mem_attach,
 	.close = mem_close,

@@ -2,6 +2,7 @@
 /* features.c - the list of features and the phases run over it. */
 #include "feature.h"
 
+#include "feat_cgfilter.h"
 #include "feat_check.h"
 #include "feat_checkpoints.h"
 #include "feat_core.h"
@@ -26,7 +27,8 @@ static const struct ss_feature *const ss_features[] = {
 	&ss_feat_counters, /* perf counters (-e) */
 	&ss_feat_hist, /* --hist */
 	&ss_feat_checkpoints, /* interval checkpoints */
-	&ss_feat_mem, /* cgroups, -M */
+	&ss_feat_cgfilter, /* --cgroup */
+	&ss_feat_mem, /* cgroup names, -M */
 	&ss_feat_trace, /* --trace */
 	&ss_feat_check, /* --check, -v per interval */
 	&ss_feat_selfstats, /* --self-stats */

@@ -14,6 +14,8 @@
 #  4. bad --cgroup paths: exit 2 with one message, before compiling.
 #  5. -G table: a cgroup named like a docker scope shows the short container
 #     id; a cgroup removed before the report prints its id as the number.
+#  6. --cgroup PATH follows a child cgroup made after the tool attached: a
+#     spinner pinned to CPU 0 in it, on-CPU within 2% of its schedstat.
 . "$(dirname "$0")/lib.sh"
 
 need_root
@@ -32,7 +34,7 @@ B=$P/docker-$CID.scope # cgroup b: a docker (systemd driver) layout
 cg_cleanup() {
 	cleanup # lib.sh: kill the workloads, remove $T
 	local d i
-	for d in "$P/c" "$B" "$P/a" "$P"; do
+	for d in "$P/d" "$P/c" "$B" "$P/a" "$P"; do
 		for i in 1 2 3 4 5 6 7 8 9 10; do
 			[ -d "$d" ] || break
 			rmdir "$d" 2>/dev/null && break
@@ -176,4 +178,24 @@ row_c=$(awk -v id="$ID_C" '$1 == id { print $2 }' "$T/t.out")
 [ "$row_c" = "$ID_C" ] ||
 	fail "-G table: removed cgroup c shows '$row_c', want its id $ID_C: $(cat "$T/t.out")"
 info "-G table: removed cgroup prints its id $ID_C"
+
+# 6. a child cgroup created after the start is followed
+kill -KILL "$SPIN_A" "$SPIN_B"
+start_tool fd --cgroup "$P" --csv -i 60000
+mkdir "$P/d" || fail "mkdir $P/d"
+bg taskset -c 0 "$WORKLOADS/spinner" 0 ss_cg_d
+SPIN_D=$BG_LAST
+kill -STOP "$SPIN_D"
+into "$P/d" "$SPIN_D"
+d0=$(schedstat_sum "$SPIN_D")
+kill -CONT "$SPIN_D"
+sleep 2
+kill -STOP "$SPIN_D"
+DD=$(($(schedstat_sum "$SPIN_D") - d0))
+kill -INT "$TOOL_PID"
+wait_tool
+[ "$DD" -gt 100000000 ] || fail "spinner d barely ran: $DD ns"
+check_within "--cgroup $REL: child d made after the start, spinner on-CPU" \
+	"$(csv_sum "$T/fd.out" oncpu_ns pid "$SPIN_D")" "$DD" 2
+kill -KILL "$SPIN_D"
 pass "cgroups"

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * select.bpf.h - which tasks are traced: the -p / -t / --cgroup filters,
+ * tested by every probe through ss_task_selected().
+ *
+ * Settings (numeric -D macros from the host, never user strings):
+ *   SS_FILTER_TGID    >0: only this process (all its threads)
+ *   SS_FILTER_TID     >0: only this thread
+ *   SS_FILTER_CGROUP  1: only tasks in the cgroup v2 directory whose fd the
+ *                     host put at index 0 of cgroup_filter, or in any of
+ *                     its descendants, those created after the start too
+ */
+#ifndef SWITCHSTAT_SELECT_BPF_H
+#define SWITCHSTAT_SELECT_BPF_H
+
+#include "shared.h"
+
+#ifndef SS_FILTER_TGID
+#define SS_FILTER_TGID 0
+#endif
+#ifndef SS_FILTER_TID
+#define SS_FILTER_TID 0
+#endif
+#ifndef SS_FILTER_CGROUP
+#define SS_FILTER_CGROUP 0
+#endif
+
+#if SS_FILTER_CGROUP
+/* index 0: the --cgroup directory (the kernel holds the cgroup itself) */
+BPF_CGROUP_ARRAY(cgroup_filter, 1);
+#endif
+
+/*
+ * ss_task_selected - 1 if the current task (tgid, tid) passes the -p, -t
+ * and --cgroup filters, else 0.  The cgroup test is the kernel's own
+ * hierarchy test (bpf_current_task_under_cgroup): one ancestor compare, no
+ * map of ids, so cgroups created after the start are followed.  An unset
+ * cgroup_filter entry (negative return) selects nothing.
+ */
+static __always_inline int ss_task_selected(__u32 tgid, __u32 tid)
+{
+	if (SS_FILTER_TGID && tgid != SS_FILTER_TGID)
+		return 0;
+	if (SS_FILTER_TID && tid != SS_FILTER_TID)
+		return 0;
+#if SS_FILTER_CGROUP
+	if (cgroup_filter.check_current_task(0) != 1)
+		return 0;
+#endif
+	return 1;
+}
+
+#endif
