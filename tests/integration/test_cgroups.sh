@@ -15,7 +15,8 @@
 #  5. -G table: a cgroup named like a docker scope shows the short container
 #     id; a cgroup removed before the report prints its id as the number.
 #  6. --cgroup PATH follows a child cgroup made after the tool attached: a
-#     spinner pinned to CPU 0 in it, on-CPU within 2% of its schedstat.
+#     spinner pinned to CPU 0 in it runs 1 s; its on-CPU time within 2% of
+#     its schedstat.
 . "$(dirname "$0")/lib.sh"
 
 need_root
@@ -189,7 +190,11 @@ kill -STOP "$SPIN_D"
 into "$P/d" "$SPIN_D"
 d0=$(schedstat_sum "$SPIN_D")
 kill -CONT "$SPIN_D"
-sleep 2
+# until it has run 1 s (2 s on an idle CPU; longer when others load it)
+for i in $(seq 1 200); do
+	[ $(($(schedstat_sum "$SPIN_D") - d0)) -ge 1000000000 ] && break
+	sleep 0.1
+done
 kill -STOP "$SPIN_D"
 DD=$(($(schedstat_sum "$SPIN_D") - d0))
 kill -INT "$TOOL_PID"
