@@ -428,7 +428,7 @@ int cgroup_descendant_ids(const char *mount, const char *path, uint64_t *ids,
 	return ret ? ret : v.n;
 }
 
-int cgroup_open_dir(const char *mount, const char *path)
+int ss_cgroup_open_dir(const char *mount, const char *path)
 {
 	struct statfs sfs;
 	char *full;

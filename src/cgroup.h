@@ -105,7 +105,7 @@ int cgroup_descendant_ids(const char *mount, const char *path, uint64_t *ids,
 			  int max);
 
 /*
- * cgroup_open_dir - open the cgroup v2 directory of a --cgroup argument,
+ * ss_cgroup_open_dir - open the cgroup v2 directory of a --cgroup argument,
  * for the probes' cgroup array (the kernel then follows its descendants).
  * @mount: cgroup2 mount point
  * @path:  as for cgroup_descendant_ids
@@ -114,7 +114,7 @@ int cgroup_descendant_ids(const char *mount, const char *path, uint64_t *ids,
  * exist, -ENOTDIR if it is not a directory, -EINVAL if it is not on a
  * cgroup2 file system, -ENAMETOOLONG, or another -errno.
  */
-int cgroup_open_dir(const char *mount, const char *path);
+int ss_cgroup_open_dir(const char *mount, const char *path);
 
 /*
  * container_id_from_path - short container id for a cgroup path.

@@ -24,7 +24,7 @@ struct cgfilter_state {
 static int open_path(const char *path, const char *mount, int *fd)
 {
 	struct stat st;
-	int ret = cgroup_open_dir(mount, path);
+	int ret = ss_cgroup_open_dir(mount, path);
 
 	/* an existing directory outside the mount: e.g. a cgroup v1 path */
 	if (ret == -ENOENT && path[0] == '/' && !stat(path, &st))

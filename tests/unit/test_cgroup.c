@@ -264,7 +264,7 @@ Test(cgroup_fs, rejects_non_cgroup2)
 	uint64_t ids[4];
 
 	cr_expect_eq(cgroup_descendant_ids("/", "/proc", ids, 4), -EINVAL);
-	cr_expect_eq(cgroup_open_dir("/", "/proc"), -EINVAL);
+	cr_expect_eq(ss_cgroup_open_dir("/", "/proc"), -EINVAL);
 	cr_expect_eq(cgroup_cache_init(&c, "/proc"), -EINVAL);
 	cr_expect_null(cgroup_path(&c, 1));
 	cgroup_cache_free(&c);
@@ -507,19 +507,19 @@ Test(cgroup_live, open_dir)
 	int fd;
 
 	live_setup();
-	fd = cgroup_open_dir(mnt, rel_p);
+	fd = ss_cgroup_open_dir(mnt, rel_p);
 	cr_expect_eq(fd_ino(fd), ino_of(dir_p), "relative: %d", fd);
 	close(fd);
-	fd = cgroup_open_dir(mnt, rel_p + 1);
+	fd = ss_cgroup_open_dir(mnt, rel_p + 1);
 	cr_expect_eq(fd_ino(fd), ino_of(dir_p), "no leading slash: %d", fd);
 	close(fd);
-	fd = cgroup_open_dir(mnt, dir_a);
+	fd = ss_cgroup_open_dir(mnt, dir_a);
 	cr_expect_eq(fd_ino(fd), ino_of(dir_a), "absolute: %d", fd);
 	close(fd);
 	snprintf(path, sizeof(path), "%s/nope", rel_p);
-	cr_expect_eq(cgroup_open_dir(mnt, path), -ENOENT);
+	cr_expect_eq(ss_cgroup_open_dir(mnt, path), -ENOENT);
 	snprintf(path, sizeof(path), "%s/cgroup.procs", rel_p);
-	cr_expect_eq(cgroup_open_dir(mnt, path), -ENOTDIR);
+	cr_expect_eq(ss_cgroup_open_dir(mnt, path), -ENOTDIR);
 }
 
 /*
