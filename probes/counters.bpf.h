@@ -24,7 +24,7 @@
  * (SS_STAT_CTR_FIRST) or when a value went backwards
  * (SS_STAT_CTR_BACKWARDS).  Multiplexed counters are scaled by
  * enabled/running as perf stat does (ss_ctr_scale in ctr_scale.h, checked
- * against the host's counter_scale by the unit tests).
+ * against the host's ss_counter_scale by the unit tests).
  */
 #ifndef SWITCHSTAT_COUNTERS_BPF_H
 #define SWITCHSTAT_COUNTERS_BPF_H

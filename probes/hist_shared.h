@@ -3,7 +3,7 @@
  * hist_shared.h - histogram types and the slot function, shared by the BPF
  * probes and the host (src/histmap.h), so both
  * sides compute slots with the very same code (tests/unit/test_histmap.c
- * checks it against src/hist.c's log2_slot).
+ * checks it against src/hist.c's ss_log2_slot).
  */
 #ifndef SWITCHSTAT_HIST_SHARED_H
 #define SWITCHSTAT_HIST_SHARED_H
@@ -53,7 +53,7 @@ struct ss_hist_cpu {
 
 /*
  * ss_log2_u64 - floor(log2(v)) for v >= 1, 0 for v = 0: the numbering of
- * libbpf-tools' log2l() (bits.bpf.h) and src/hist.c's log2_slot(), where 0
+ * libbpf-tools' log2l() (bits.bpf.h) and src/hist.c's ss_log2_slot(), where 0
  * and 1 share slot 0.  (bcc's bpf_log2l() is this + 1.)  Branch-free shifts
  * so the verifier sees a result in 0..63.
  */
@@ -83,7 +83,7 @@ static inline __attribute__((always_inline)) __u32 ss_log2_u64(__u64 v)
  * ss_hist_slot - slot of a duration of @ns nanoseconds in a histogram of
  * @unit_ns units (1000: usecs, 1000000: msecs): floor(log2(ns / unit_ns)),
  * clamped to SS_HIST_SLOTS - 1 (0 ns, 1 ns and 2^40 ns land in the first or
- * last slot).  Equals log2_slot(ns / unit_ns, SS_HIST_SLOTS).
+ * last slot).  Equals ss_log2_slot(ns / unit_ns, SS_HIST_SLOTS).
  */
 static inline __attribute__((always_inline)) __u32 ss_hist_slot(__u64 ns,
 								__u64 unit_ns)
