@@ -5,16 +5,20 @@
  * the same calls bcc's own C++ BPF class makes (src/cc/api/BPF.cc).
  */
 #include "bpf_host.h"
+#include "lib_pages.h"
 #include "privs.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <linux/bpf.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bcc/bcc_common.h>
@@ -22,6 +26,24 @@
 
 #define TRACEFS "/sys/kernel/debug/tracing"
 #define LOG_SIZE (1 << 22)
+
+/* the libraries only the compile runs: clang, LLVM, libbcc's front end */
+static const char *const compiler_libs[] = { "libLLVM", "libclang", "libbcc" };
+
+static long drop_compiler_pages(void)
+{
+	return ss_drop_lib_pages("/proc/self/smaps", compiler_libs,
+				 sizeof(compiler_libs) /
+					 sizeof(compiler_libs[0]));
+}
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
 
 static bool is_dir(const char *p)
 {
@@ -121,8 +143,17 @@ int ss_bpf_check_env(struct ss_bpf *b, char *err, size_t errlen)
 int ss_bpf_compile(struct ss_bpf *b, const char *text, const char **cflags,
 		   int ncflags, char *err, size_t errlen)
 {
+	unsigned long long t0 = now_ns();
+
+	/*
+	 * Loading the libraries touched (relocations, symbol tables, static
+	 * constructors) far more of them than the compile needs: drop those
+	 * pages first, so the peak RSS holds only what the compile uses.
+	 */
+	drop_compiler_pages();
 	b->mod = bpf_module_create_c_from_string(text, 0, cflags, ncflags, true,
 						 NULL);
+	b->compile_ns += now_ns() - t0;
 	if (!b->mod) {
 		snprintf(err, errlen,
 			 "BPF compile failed (clang's messages above); "
@@ -137,7 +168,8 @@ int ss_bpf_compile(struct ss_bpf *b, const char *text, const char **cflags,
 int ss_bpf_load(struct ss_bpf *b, const char *fn, int type, char *err,
 		size_t errlen)
 {
-	void *start = bpf_function_start(b->mod, fn);
+	void *start = b->mod ? bpf_function_start(b->mod, fn) : NULL;
+	unsigned long long t0;
 	int fd;
 
 	if (!start) {
@@ -152,10 +184,12 @@ int ss_bpf_load(struct ss_bpf *b, const char *fn, int type, char *err,
 		b->verifier_log = calloc(1, LOG_SIZE);
 	if (b->verifier_log)
 		b->verifier_log[0] = '\0';
+	t0 = now_ns();
 	fd = bcc_func_load(
 		b->mod, type, fn, start, bpf_function_size(b->mod, fn),
 		bpf_module_license(b->mod), bpf_module_kern_version(b->mod), 0,
 		b->verifier_log, b->verifier_log ? LOG_SIZE : 0, NULL, -1);
+	b->load_ns += now_ns() - t0;
 	if (fd < 0) {
 		snprintf(err, errlen,
 			 "BPF program %s rejected by the kernel: %s%s", fn,
@@ -195,10 +229,13 @@ int ss_bpf_attach_tp(struct ss_bpf *b, const char *fn, const char *category,
 		     const char *name, char *err, size_t errlen)
 {
 	int pfd, fd = ss_bpf_load(b, fn, BPF_PROG_TYPE_TRACEPOINT, err, errlen);
+	unsigned long long t0;
 
 	if (fd < 0)
 		return -1;
+	t0 = now_ns();
 	pfd = bpf_attach_tracepoint(fd, category, name);
+	b->attach_ns += now_ns() - t0;
 	if (pfd < 0) {
 		snprintf(err, errlen, "cannot attach tracepoint %s:%s: %s",
 			 category, name, strerror(errno));
@@ -215,7 +252,37 @@ int ss_bpf_attach_tp(struct ss_bpf *b, const char *fn, const char *category,
 /* ss_bpf_map_fd - see bpf_host.h */
 int ss_bpf_map_fd(struct ss_bpf *b, const char *name)
 {
-	return b->mod ? bpf_table_fd(b->mod, name) : -1;
+	struct ss_bpf_map *m;
+	int fd;
+
+	for (int i = 0; i < b->nmaps; i++)
+		if (!strcmp(b->maps[i].name, name))
+			return b->maps[i].fd;
+	if (!b->mod || b->nmaps >= SS_MAX_MAPS ||
+	    strlen(name) >= sizeof(m->name))
+		return -1;
+	fd = bpf_table_fd(b->mod, name);
+	if (fd < 0)
+		return -1;
+	fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	m = &b->maps[b->nmaps++];
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	m->fd = fd;
+	return fd;
+}
+
+/* ss_bpf_free_compiler - see bpf_host.h */
+void ss_bpf_free_compiler(struct ss_bpf *b)
+{
+	if (b->mod)
+		bpf_module_destroy(b->mod);
+	b->mod = NULL;
+	free(b->verifier_log);
+	b->verifier_log = NULL;
+	malloc_trim(0);
+	b->dropped_kb = drop_compiler_pages();
 }
 
 /* ss_bpf_close - see bpf_host.h */
@@ -227,6 +294,9 @@ void ss_bpf_close(struct ss_bpf *b)
 	for (int i = 0; i < b->nprogs; i++)
 		close(b->prog_fd[i]);
 	b->nprogs = 0;
+	for (int i = 0; i < b->nmaps; i++)
+		close(b->maps[i].fd);
+	b->nmaps = 0;
 	if (b->mod)
 		bpf_module_destroy(b->mod);
 	b->mod = NULL;

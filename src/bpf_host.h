@@ -12,9 +12,16 @@
 #define SS_MAX_PROGS 16
 #define SS_MAX_LINKS 1024
 #define SS_ERR_LEN 512
+#define SS_MAX_MAPS 64
+
+/* A map the host asked for: its own fd, valid after the module is freed. */
+struct ss_bpf_map {
+	char name[64];
+	int fd;
+};
 
 struct ss_bpf {
-	void *mod; /* libbcc module */
+	void *mod; /* libbcc module, NULL once ss_bpf_free_compiler ran */
 	int prog_fd[SS_MAX_PROGS]; /* loaded programs */
 	const char *prog_name[SS_MAX_PROGS];
 	int nprogs;
@@ -23,6 +30,11 @@ struct ss_bpf {
 	char headers[4096]; /* kernel headers dir libbcc will use */
 	char *verifier_log; /* last load failure's log, or NULL */
 	int verbose;
+	struct ss_bpf_map maps[SS_MAX_MAPS];
+	int nmaps;
+	/* start-up phase times (ns): clang + LLVM, program loads, attaches */
+	unsigned long long compile_ns, load_ns, attach_ns;
+	long dropped_kb; /* compiler pages unmapped by ss_bpf_free_compiler */
 };
 
 /*
@@ -61,8 +73,23 @@ bool ss_bpf_prog_loaded(const struct ss_bpf *b, const char *fn);
 /* ss_bpf_add_link - remember an fd (perf event) to close at detach. */
 int ss_bpf_add_link(struct ss_bpf *b, int fd);
 
-/* ss_bpf_map_fd - fd of map `name`, or -1. */
+/*
+ * ss_bpf_map_fd - fd of map `name`, or -1.  The fd is the host's own (a dup
+ * of the module's), so it stays valid after ss_bpf_free_compiler and until
+ * ss_bpf_close.
+ */
 int ss_bpf_map_fd(struct ss_bpf *b, const char *name);
+
+/*
+ * ss_bpf_free_compiler - once every program is loaded and attached, free
+ * the libbcc module (clang's and LLVM's memory, the BPF text and
+ * instructions), give the freed heap back to the system and unmap the
+ * compiler libraries' clean pages (lib_pages.h).  Loaded
+ * programs and maps stay: the kernel holds them through the program,
+ * map (see ss_bpf_map_fd) and attachment fds.  After it, ss_bpf_load
+ * and maps not asked for before fail.
+ */
+void ss_bpf_free_compiler(struct ss_bpf *b);
 
 /* ss_tracepoint_exists - does category/name exist in tracefs? */
 bool ss_tracepoint_exists(const char *category, const char *name);
