@@ -295,17 +295,11 @@ static __always_inline void ss_hist_wakeup(__u32 tid)
 		t->wait_ns = bpf_ktime_get_ns();
 }
 
-TRACEPOINT_PROBE(sched, sched_wakeup)
-{
-	ss_hist_wakeup(args->pid);
-	return 0;
-}
-
-TRACEPOINT_PROBE(sched, sched_wakeup_new)
-{
-	ss_hist_wakeup(args->pid);
-	return 0;
-}
+#define SS_HIST_WAKEUP(pid) ss_hist_wakeup(pid)
+#else
+#define SS_HIST_WAKEUP(pid) \
+	do {                \
+	} while (0)
 #endif
 
 #endif

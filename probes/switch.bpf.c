@@ -15,6 +15,7 @@
  */
 #include <uapi/linux/bpf_perf_event.h>
 
+#include "blame.bpf.h"
 #include "common.bpf.h"
 #include "counters.bpf.h"
 #include "hist.bpf.h"
@@ -22,6 +23,7 @@
 #include "select.bpf.h"
 #include "shared.h"
 #include "trace.bpf.h"
+#include "wakeup.bpf.h"
 
 #ifndef SS_NEED_EXIT
 #define SS_NEED_EXIT 0
@@ -110,6 +112,7 @@ TRACEPOINT_PROBE(sched, sched_switch)
 	ss_feature_switch_counters(cpu, tgid, tid);
 	SS_MEM_SWITCH(cpu);
 	SS_HIST_SWITCH();
+	SS_BLAME_SWITCH();
 	SS_TRACE_SWITCH();
 
 	struct ss_val *val = ss_charge_slice(cpu, now, last, tgid, tid);
@@ -146,6 +149,7 @@ int ss_checkpoint(struct bpf_perf_event_data *ctx)
 	ss_feature_switch_counters(cpu, tgid, tid);
 	SS_MEM_SWITCH(cpu);
 	SS_HIST_CHECKPOINT();
+	SS_BLAME_CHECKPOINT();
 	ss_charge_slice(cpu, now, last, tgid, tid);
 	return 0;
 }
@@ -158,6 +162,7 @@ TRACEPOINT_PROBE(sched, sched_process_exit)
 
 	SS_HIST_EXIT(tid);
 	SS_MEM_EXIT(tid);
+	SS_BLAME_EXIT(tid);
 	return 0;
 }
 #endif

@@ -19,6 +19,8 @@
 #include "histmap.h"
 #include "map_drain.h"
 
+#define WAKEUP_PROG "tracepoint__sched__sched_wakeup"
+#define WAKEUP_NEW_PROG "tracepoint__sched__sched_wakeup_new"
 #define EXIT_PROG "tracepoint__sched__sched_process_exit"
 #define HIST_MAX_KEYS 65536 /* hist map size cap (-P/-L): 15 MB */
 
@@ -74,8 +76,11 @@ static int hist_configure(struct ss_app *app, void *st)
 	ok |= ss_app_define(app, "SS_HIST_UNIT_NS",
 			    o->milliseconds ? 1000000 : 1000);
 	ok |= ss_app_define(app, "SS_HIST_ENTRIES", hs->entries);
-	if (waits_on(o))
+	if (waits_on(o) && !ss_app_defined(app, "SS_NEED_EXIT", 1))
 		ok |= ss_app_define(app, "SS_NEED_EXIT", 1);
+	if ((o->hist & SS_HIST_RUNQ) &&
+	    !ss_app_defined(app, "SS_NEED_WAKEUP", 1))
+		ok |= ss_app_define(app, "SS_NEED_WAKEUP", 1);
 	if (ok) {
 		fprintf(stderr, "switchstat: too many BPF cflags\n");
 		return 1;
@@ -124,10 +129,10 @@ static int hist_attach(struct ss_app *app, void *st)
 	    attach_tp(app, EXIT_PROG, "sched_process_exit"))
 		return 1;
 	if ((o->hist & SS_HIST_RUNQ) &&
-	    (attach_tp(app, "tracepoint__sched__sched_wakeup",
-		       "sched_wakeup") ||
-	     attach_tp(app, "tracepoint__sched__sched_wakeup_new",
-		       "sched_wakeup_new")))
+	    ((!ss_bpf_prog_loaded(&app->bpf, WAKEUP_PROG) &&
+	      attach_tp(app, WAKEUP_PROG, "sched_wakeup")) ||
+	     (!ss_bpf_prog_loaded(&app->bpf, WAKEUP_NEW_PROG) &&
+	      attach_tp(app, WAKEUP_NEW_PROG, "sched_wakeup_new"))))
 		return 1;
 	return 0;
 }

@@ -2,6 +2,7 @@
 /* features.c - the list of features and the phases run over it. */
 #include "feature.h"
 
+#include "feat_blame.h"
 #include "feat_cgfilter.h"
 #include "feat_check.h"
 #include "feat_checkpoints.h"
@@ -17,7 +18,7 @@
  * Table order is phase order: core first (its cflags, the collector, the
  * interval's table before anything else prints); its start() attaches
  * sched_switch after every other attach, once all it feeds is in place.
- * Within an interval: table, histograms, then check's --check/-v lines,
+ * Within an interval: table, histograms, blame, then check's --check/-v lines,
  * then the exporter's snapshot of it all (prom: its start() binds the
  * HTTP port once the probes run).
  * Programs load in this order, which is the order --self-stats lists.
@@ -29,6 +30,7 @@ static const struct ss_feature *const ss_features[] = {
 	&ss_feat_checkpoints, /* interval checkpoints */
 	&ss_feat_cgfilter, /* --cgroup */
 	&ss_feat_mem, /* cgroup names, -M */
+	&ss_feat_blame, /* --blame */
 	&ss_feat_trace, /* --trace */
 	&ss_feat_check, /* --check, -v per interval */
 	&ss_feat_selfstats, /* --self-stats */

@@ -130,6 +130,9 @@ static const struct opt_def opt_table[] = {
 	FLAG('M', "memory", memory,
 	     "page faults, page allocations, direct reclaim"),
 	FLAG(0, "trace", trace, "print one line per context switch"),
+	FLAG(0, "blame", blame,
+	     "run-queue delay of each task split by the tasks\n"
+	     "that ran on its CPU meanwhile (who delayed whom)"),
 	{ .name = "csv",
 	  .kind = OPT_FLAG,
 	  FIELD(csv),

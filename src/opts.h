@@ -47,6 +47,7 @@ struct ss_opts {
 	bool trace; /* --trace: one line per switch */
 	bool self_stats; /* --self-stats */
 	bool check; /* --check: print the accounting closure */
+	bool blame; /* --blame: run-queue delay by culprit */
 	bool idle; /* --idle: show each CPU's idle task */
 	uint32_t map_entries; /* --map-entries; 0 = sized from pid_max */
 	enum ss_sort_key sort; /* -s */

@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * blame.bpf.h - run-queue blame (--blame): each victim's run-queue wait,
+ * split by what ran on its CPU while it waited.  Compiles to nothing unless
+ * the host (src/feat_blame.c) sets SS_BLAME=1.
+ *   SS_BLAME_BY       0: per process, 1: per thread (-L), 2: per cgroup (-G)
+ *   SS_BLAME_RING     slices kept per CPU (a power of two)
+ *   SS_BLAME_ENTRIES  size of the blame map (victim, culprit pairs)
+ *
+ * Every CPU keeps a ring of its last SS_BLAME_RING slices (owner, start,
+ * end); a checkpoint that splits one slice of the same owner extends it.
+ * A task starts waiting when it is woken (sched_wakeup, on the target CPU)
+ * or preempted (switched out runnable); it stops at its switch-in.  The
+ * wait is charged at its next switch-out or checkpoint, when it is the
+ * current task (so its tgid and cgroup are known from helpers): the ring
+ * is walked back over the wait and each overlap charged to the slice's
+ * owner, idle slices to SS_BLAME_IDLE, and the rest (slices older than the
+ * ring, switches that were not seen, a wait that began on another CPU) to
+ * SS_BLAME_UNKNOWN.  So a victim's sum is its whole measured wait.
+ */
+#ifndef SWITCHSTAT_BLAME_BPF_H
+#define SWITCHSTAT_BLAME_BPF_H
+
+#include "blame_shared.h"
+#include "common.bpf.h"
+#include "select.bpf.h"
+#include "shared.h"
+
+#ifndef SS_BLAME
+#define SS_BLAME 0
+#endif
+
+#if SS_BLAME
+#ifndef SS_BLAME_BY
+#define SS_BLAME_BY 0
+#endif
+#ifndef SS_BLAME_RING
+#define SS_BLAME_RING 32
+#endif
+#ifndef SS_BLAME_ENTRIES
+#define SS_BLAME_ENTRIES 16384
+#endif
+
+struct ss_blame_slice {
+	__u64 start;
+	__u64 end;
+	__u64 cgroup_id; /* SS_BLAME_BY 2 only */
+	__u32 tgid;
+	__u32 tid; /* 0: the idle task */
+	char comm[SS_COMM_LEN];
+};
+
+struct ss_blame_cpu {
+	__u64 pushed; /* slices ever pushed; the newest is pushed - 1 */
+	struct ss_blame_slice ring[SS_BLAME_RING];
+	/* the wait of the task switched in last, charged at its next event */
+	__u64 pend_since;
+	__u64 pend_until;
+	__u32 pend_tid; /* 0: nothing pending */
+	__u32 pend_moved; /* it began waiting on another CPU */
+};
+
+struct ss_blame_wait {
+	__u64 since;
+	__u32 cpu;
+	__u32 pad;
+};
+
+BPF_PERCPU_ARRAY(blame_cpu, struct ss_blame_cpu, 1);
+BPF_HASH(blame_wait, __u32, struct ss_blame_wait, SS_MAP_ENTRIES);
+BPF_HASH(blame, struct ss_blame_key, struct ss_blame_val, SS_BLAME_ENTRIES);
+
+/* Add ns to the (victim in *key, culprit) pair. */
+static __always_inline void ss_blame_add(struct ss_blame_key *key, __u32 kind,
+					 const struct ss_blame_slice *s,
+					 __u64 ns, const char *victim_comm)
+{
+	struct ss_blame_val zero = {}, *v;
+
+	key->culprit_kind = kind;
+	key->culprit_tgid = 0;
+	key->culprit_tid = 0;
+	key->culprit_cgroup = 0;
+	if (kind == SS_BLAME_TASK && s) {
+		if (SS_BLAME_BY == 2) {
+			key->culprit_cgroup = s->cgroup_id;
+		} else {
+			key->culprit_tgid = s->tgid;
+			key->culprit_tid = SS_BLAME_BY == 1 ? s->tid : 0;
+		}
+	}
+	v = blame.lookup(key);
+	if (!v) {
+		__builtin_memcpy(zero.victim_comm, victim_comm, SS_COMM_LEN);
+		if (kind == SS_BLAME_TASK && s)
+			__builtin_memcpy(zero.culprit_comm, s->comm,
+					 SS_COMM_LEN);
+		v = blame.lookup_or_try_init(key, &zero);
+	}
+	if (v)
+		__sync_fetch_and_add(&v->delay_ns, ns);
+	else
+		stat_add(SS_STAT_DROPS, 1);
+}
+
+/*
+ * The current task (tgid, tid) was switched in after a wait of this CPU's
+ * pending record: charge that wait to what ran meanwhile.  @selected: it
+ * passes the -p/-t/--cgroup filters.
+ */
+static __always_inline void ss_blame_flush(struct ss_blame_cpu *bc, __u32 tgid,
+					   __u32 tid, int selected)
+{
+	__u64 since = bc->pend_since, until = bc->pend_until, covered = 0;
+	struct ss_blame_key key = {};
+	char comm[SS_COMM_LEN];
+
+	if (!bc->pend_tid)
+		return;
+	bc->pend_tid = bc->pend_tid == tid ? bc->pend_tid : 0;
+	if (!bc->pend_tid || !selected || until <= since) {
+		bc->pend_tid = 0;
+		return;
+	}
+	bc->pend_tid = 0;
+	bpf_get_current_comm(comm, sizeof(comm));
+	if (SS_BLAME_BY == 2) {
+		key.victim_cgroup = bpf_get_current_cgroup_id();
+	} else {
+		key.victim_tgid = tgid;
+		key.victim_tid = SS_BLAME_BY == 1 ? tid : 0;
+	}
+	if (bc->pend_moved) {
+		ss_blame_add(&key, SS_BLAME_UNKNOWN, NULL, until - since, comm);
+		return;
+	}
+#pragma clang loop unroll(disable)
+	for (__u32 i = 0; i < SS_BLAME_RING; i++) {
+		if (i >= bc->pushed)
+			break;
+
+		__u32 idx = (__u32)(bc->pushed - 1 - i) & (SS_BLAME_RING - 1);
+		struct ss_blame_slice *s = &bc->ring[idx];
+		__u64 lo = s->start > since ? s->start : since;
+		__u64 hi = s->end < until ? s->end : until;
+
+		if (s->end <= since)
+			break;
+		if (hi > lo) {
+			ss_blame_add(&key,
+				     s->tid ? SS_BLAME_TASK : SS_BLAME_IDLE, s,
+				     hi - lo, comm);
+			covered += hi - lo;
+		}
+		if (s->start <= since)
+			break;
+	}
+	if (covered < until - since)
+		ss_blame_add(&key, SS_BLAME_UNKNOWN, NULL,
+			     until - since - covered, comm);
+}
+
+/* The current task (tgid, tid) ran on this CPU from start to end. */
+static __always_inline void ss_blame_push(struct ss_blame_cpu *bc, __u64 start,
+					  __u64 end, __u32 tgid, __u32 tid)
+{
+	__u64 cg = SS_BLAME_BY == 2 && tid ? bpf_get_current_cgroup_id() : 0;
+	struct ss_blame_slice *s;
+
+	if (!start || end <= start)
+		return;
+	if (bc->pushed) {
+		s = &bc->ring[(__u32)(bc->pushed - 1) & (SS_BLAME_RING - 1)];
+		if (s->tid == tid && s->tgid == tgid && s->end == start &&
+		    s->cgroup_id == cg) {
+			s->end = end; /* a checkpoint split it */
+			return;
+		}
+	}
+	s = &bc->ring[(__u32)bc->pushed & (SS_BLAME_RING - 1)];
+	s->start = start;
+	s->end = end;
+	s->tgid = tgid;
+	s->tid = tid;
+	s->cgroup_id = cg;
+	bpf_get_current_comm(s->comm, sizeof(s->comm));
+	bc->pushed++;
+}
+
+/*
+ * At sched_switch (or a checkpoint, next_tid == tid): the current task
+ * (tgid, tid) ran from last to now and leaves; next_tid arrives.
+ * @prev_state: the tracepoint's; @switched: 0 at a checkpoint.
+ */
+static __always_inline void ss_blame_switch(__u64 now, __u64 last, __u32 tgid,
+					    __u32 tid, int selected,
+					    __u64 prev_state, __u32 next_tid,
+					    int switched)
+{
+	__u32 zero = 0, cpu_id;
+	struct ss_blame_cpu *bc = blame_cpu.lookup(&zero);
+	struct ss_blame_wait *w;
+
+	if (!bc)
+		return;
+	ss_blame_flush(bc, tgid, tid, tid != 0 && selected);
+	ss_blame_push(bc, last, now, tgid, tid);
+	if (!switched)
+		return;
+	cpu_id = bpf_get_smp_processor_id();
+	if (tid) {
+		if (prev_state & SS_PREV_STATE_SLEEP_MASK) {
+			blame_wait.delete(
+				&tid); /* a wakeup seen while it ran */
+		} else {
+			struct ss_blame_wait pre = { .since = now,
+						     .cpu = cpu_id };
+
+			blame_wait.update(&tid, &pre); /* preempted */
+		}
+	}
+	if (!next_tid)
+		return;
+	w = blame_wait.lookup(&next_tid);
+	if (!w)
+		return;
+	bc->pend_since = w->since;
+	bc->pend_until = now;
+	bc->pend_moved = w->cpu != cpu_id;
+	bc->pend_tid = next_tid;
+	blame_wait.delete(&next_tid);
+}
+
+#define SS_BLAME_SWITCH()                                               \
+	ss_blame_switch(now, last, tgid, tid,                           \
+			ss_task_selected(tgid, tid), \
+			args->prev_state, args->next_pid, 1)
+#define SS_BLAME_CHECKPOINT()                                              \
+	ss_blame_switch(now, last, tgid, tid,                              \
+			ss_task_selected(tgid, tid), 0, \
+			tid, 0)
+/* A thread is woken onto target CPU cpu_id's run queue: it waits now. */
+static __always_inline void ss_blame_wakeup(__u32 tid, __u32 cpu_id)
+{
+	struct ss_blame_wait w = { .since = bpf_ktime_get_ns(), .cpu = cpu_id };
+
+	if (tid)
+		blame_wait.update(&tid, &w);
+}
+
+/* A thread exited: drop its wait. */
+static __always_inline void ss_blame_exit(__u32 tid)
+{
+	blame_wait.delete(&tid);
+}
+
+#define SS_BLAME_WAKEUP(pid, cpu_id) ss_blame_wakeup(pid, cpu_id)
+#define SS_BLAME_EXIT(tid) ss_blame_exit(tid)
+#else
+#define SS_BLAME_SWITCH() \
+	do {              \
+	} while (0)
+#define SS_BLAME_CHECKPOINT() \
+	do {                  \
+	} while (0)
+#define SS_BLAME_WAKEUP(pid, cpu_id) \
+	do {                         \
+	} while (0)
+#define SS_BLAME_EXIT(tid) \
+	do {               \
+	} while (0)
+#endif
+
+#endif

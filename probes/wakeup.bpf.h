@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * wakeup.bpf.h - sched_wakeup and sched_wakeup_new, shared by the features
+ * that time run-queue waits (SS_HIST_WAKEUP for --hist runq,
+ * SS_BLAME_WAKEUP for --blame).  The host sets SS_NEED_WAKEUP=1 when any of
+ * them is on and attaches these programs once.  The woken task starts
+ * waiting now, on the run queue of target_cpu.
+ */
+#ifndef SWITCHSTAT_WAKEUP_BPF_H
+#define SWITCHSTAT_WAKEUP_BPF_H
+
+#include "blame.bpf.h"
+#include "hist.bpf.h"
+
+#ifndef SS_NEED_WAKEUP
+#define SS_NEED_WAKEUP 0
+#endif
+
+#if SS_NEED_WAKEUP
+TRACEPOINT_PROBE(sched, sched_wakeup)
+{
+	SS_HIST_WAKEUP(args->pid);
+	SS_BLAME_WAKEUP(args->pid, args->target_cpu);
+	return 0;
+}
+
+TRACEPOINT_PROBE(sched, sched_wakeup_new)
+{
+	SS_HIST_WAKEUP(args->pid);
+	SS_BLAME_WAKEUP(args->pid, args->target_cpu);
+	return 0;
+}
+#endif
+
+#endif

@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * feat_blame.c - run-queue blame (--blame): each victim's run-queue wait in
+ * the interval, split by the culprits that ran on its CPU meanwhile
+ * (probes/blame.bpf.h), and the per-culprit view: who inflicted how much.
+ * Victims and culprits are processes, threads (-L) or cgroups (-G).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bcc/libbpf.h>
+
+#include "blame.h"
+#include "cgroup.h"
+#include "feat_blame.h"
+#include "json.h"
+#include "map_drain.h"
+#include "output.h"
+
+#define BLAME_RING 32 /* slices kept per CPU (power of two) */
+#define BLAME_ENTRIES 16384 /* victim/culprit pairs per interval */
+#define EXIT_PROG "tracepoint__sched__sched_process_exit"
+
+struct blame_state {
+	struct ss_map_drain map;
+	struct ss_blame_row *rows, *culprits;
+	bool ready, csv_header_done;
+};
+
+static int blame_check(struct ss_app *app, void *st)
+{
+	if (app->o.blame && app->o.trace) {
+		fprintf(stderr, "switchstat: --blame and --trace cannot be "
+				"used together\n");
+		return 2;
+	}
+	return 0;
+}
+
+static int blame_configure(struct ss_app *app, void *st)
+{
+	const struct ss_opts *o = &app->o;
+	int by = o->per_cgroup ? 2 : o->per_thread ? 1 : 0, ok = 0;
+
+	if (!o->blame)
+		return 0;
+	if (!ss_tracepoint_exists("sched", "sched_wakeup") ||
+	    !ss_tracepoint_exists("sched", "sched_wakeup_new")) {
+		fprintf(stderr, "switchstat: --blame needs the "
+				"sched:sched_wakeup and sched_wakeup_new "
+				"tracepoints, not found in tracefs\n");
+		return 1;
+	}
+	ok |= ss_app_define(app, "SS_BLAME", 1);
+	ok |= ss_app_define(app, "SS_BLAME_BY", by);
+	ok |= ss_app_define(app, "SS_BLAME_RING", BLAME_RING);
+	ok |= ss_app_define(app, "SS_BLAME_ENTRIES", BLAME_ENTRIES);
+	if (!ss_app_defined(app, "SS_NEED_WAKEUP", 1))
+		ok |= ss_app_define(app, "SS_NEED_WAKEUP", 1);
+	if (!ss_app_defined(app, "SS_NEED_EXIT", 1))
+		ok |= ss_app_define(app, "SS_NEED_EXIT", 1);
+	if (ok) {
+		fprintf(stderr, "switchstat: too many BPF cflags\n");
+		return 1;
+	}
+	return 0;
+}
+
+static int attach_once(struct ss_app *app, const char *fn, const char *tp)
+{
+	char err[SS_ERR_LEN];
+
+	if (ss_bpf_prog_loaded(&app->bpf, fn))
+		return 0;
+	if (ss_bpf_attach_tp(&app->bpf, fn, "sched", tp, err, sizeof(err))) {
+		fprintf(stderr, "switchstat: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
+static int blame_attach(struct ss_app *app, void *st)
+{
+	struct blame_state *bs = st;
+
+	if (!app->o.blame)
+		return 0;
+	bs->map.fd = ss_bpf_map_fd(&app->bpf, "blame");
+	bs->map.key_size = sizeof(struct ss_blame_key);
+	bs->map.val_size = sizeof(struct ss_blame_val);
+	bs->map.cap = BLAME_ENTRIES;
+	bs->map.keys = calloc(BLAME_ENTRIES, sizeof(struct ss_blame_key));
+	bs->map.vals = calloc(BLAME_ENTRIES, sizeof(struct ss_blame_val));
+	bs->rows = calloc(BLAME_ENTRIES, sizeof(*bs->rows));
+	bs->culprits = calloc(BLAME_ENTRIES, sizeof(*bs->culprits));
+	if (bs->map.fd < 0 || !bs->map.keys || !bs->map.vals || !bs->rows ||
+	    !bs->culprits) {
+		fprintf(stderr, "switchstat: blame map missing\n");
+		return 1;
+	}
+	bs->ready = true;
+	return attach_once(app, EXIT_PROG, "sched_process_exit") ||
+	       attach_once(app, "tracepoint__sched__sched_wakeup",
+			   "sched_wakeup") ||
+	       attach_once(app, "tracepoint__sched__sched_wakeup_new",
+			   "sched_wakeup_new");
+}
+
+/* Read and delete the blame map into bs->rows; returns the count or -errno */
+static int drain(struct blame_state *bs)
+{
+	const struct ss_blame_key *keys = bs->map.keys;
+	const struct ss_blame_val *vals = bs->map.vals;
+	int n = ss_map_drain(&bs->map);
+
+	for (int i = 0; i < n; i++) {
+		struct ss_blame_row *r = &bs->rows[i];
+
+		memset(r, 0, sizeof(*r));
+		r->key = keys[i];
+		r->delay_ns = vals[i].delay_ns;
+		memcpy(r->victim_comm, vals[i].victim_comm, SS_COMM_LEN);
+		memcpy(r->culprit_comm, vals[i].culprit_comm, SS_COMM_LEN);
+		r->victim_comm[SS_COMM_LEN - 1] = '\0';
+		r->culprit_comm[SS_COMM_LEN - 1] = '\0';
+	}
+	return n;
+}
+
+/*
+ * A task's name: its row's of this interval (the name rows show), else the
+ * name the probe saw (the task is filtered out of the rows, or exited).
+ */
+static const char *task_comm(const struct ss_app *app, uint32_t tgid,
+			     uint32_t tid, const char *seen)
+{
+	const struct ss_interval *iv = &app->iv;
+
+	for (size_t i = 0; i < iv->n; i++)
+		if (iv->rows[i].key.tgid == tgid &&
+		    (!tid || iv->rows[i].key.tid == tid) &&
+		    iv->rows[i].v.comm[0])
+			return iv->rows[i].v.comm;
+	return seen[0] ? seen : "?";
+}
+
+/* Text of one side (victim or culprit) for the table, CSV and JSON. */
+struct side {
+	bool task; /* pid/comm side (else cgroup or a label) */
+	uint32_t pid;
+	const char *name; /* comm, cgroup path, "(idle)" or "(unknown)" */
+	char buf[64];
+};
+
+static void side_of(const struct ss_app *app, bool culprit,
+		    const struct ss_blame_row *r, struct side *s)
+{
+	const struct ss_blame_key *k = &r->key;
+	const char *label = culprit ? ss_blame_culprit_label(k) : NULL;
+	uint64_t cg = culprit ? k->culprit_cgroup : k->victim_cgroup;
+	uint32_t tgid = culprit ? k->culprit_tgid : k->victim_tgid;
+	uint32_t tid = culprit ? k->culprit_tid : k->victim_tid;
+
+	s->task = false;
+	s->pid = 0;
+	if (label) {
+		s->name = label;
+	} else if (app->o.per_cgroup) {
+		s->name = app->info.cg ? cgroup_path(app->info.cg, cg) : NULL;
+		if (!s->name) {
+			snprintf(s->buf, sizeof(s->buf), "%llu",
+				 (unsigned long long)cg);
+			s->name = s->buf;
+		}
+	} else {
+		s->task = true;
+		s->pid = tid ? tid : tgid;
+		s->name = task_comm(app, tgid, tid,
+				    culprit ? r->culprit_comm : r->victim_comm);
+	}
+}
+
+/* Printable copy of s (control bytes become '?'), at most len - 1 bytes. */
+static void printable(const char *s, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; s[i] && i + 1 < len; i++)
+		buf[i] = isprint((unsigned char)s[i]) ? s[i] : '?';
+	buf[i] = '\0';
+}
+
+static void table_side(FILE *f, const struct side *s, bool cgroup)
+{
+	char name[SS_COMM_LEN + 1];
+
+	if (cgroup && !s->task) {
+		fprintf(f, "%-32.32s ", s->name);
+		return;
+	}
+	printable(s->name, name, sizeof(name));
+	if (s->task)
+		fprintf(f, "%7u %-16s ", s->pid, name);
+	else
+		fprintf(f, "%-24s ", name);
+}
+
+static void print_table(struct ss_app *app, struct blame_state *bs, size_t n,
+			size_t nc)
+{
+	bool cg = app->o.per_cgroup;
+	size_t top = app->o.top;
+	const char *who = cg ? "CGROUP" : app->o.per_thread ? "TID" : "PID";
+	FILE *f = app->f;
+
+	fprintf(f, "\nRun-queue delay by culprit (what ran on the victim's "
+		   "CPU while it waited):\n");
+	if (cg)
+		fprintf(f, "%-32s %-32s %10s %6s\n", "VICTIM", "CULPRIT",
+			"DELAY(ms)", "%WAIT");
+	else
+		fprintf(f, "%7s %-16s %7s %-16s %10s %6s\n", who, "VICTIM", who,
+			"CULPRIT", "DELAY(ms)", "%WAIT");
+	for (size_t i = 0; i < n && (!top || i < top); i++) {
+		struct side v, c;
+
+		side_of(app, false, &bs->rows[i], &v);
+		side_of(app, true, &bs->rows[i], &c);
+		table_side(f, &v, cg);
+		table_side(f, &c, cg);
+		fprintf(f, "%10.3f %6.1f\n", bs->rows[i].delay_ns / 1e6,
+			ss_blame_pct(&bs->rows[i]));
+	}
+	fprintf(f, "\nRun-queue delay inflicted, per culprit:\n");
+	if (cg)
+		fprintf(f, "%-32s %10s %7s\n", "CULPRIT", "DELAY(ms)",
+			"VICTIMS");
+	else
+		fprintf(f, "%7s %-16s %10s %7s\n", who, "CULPRIT", "DELAY(ms)",
+			"VICTIMS");
+	for (size_t i = 0; i < nc && (!top || i < top); i++) {
+		struct side c;
+
+		side_of(app, true, &bs->culprits[i], &c);
+		table_side(f, &c, cg);
+		fprintf(f, "%10.3f %7u\n", bs->culprits[i].delay_ns / 1e6,
+			bs->culprits[i].victims);
+	}
+}
+
+static void csv_side(FILE *f, const struct side *s, bool cgroup)
+{
+	if (cgroup) {
+		ss_csv_field(f, s->name, 4096);
+		return;
+	}
+	if (s->task)
+		fprintf(f, "%u,", s->pid);
+	else
+		fputc(',', f);
+	ss_csv_field(f, s->name, SS_COMM_LEN);
+}
+
+static void print_csv(struct ss_app *app, struct blame_state *bs, size_t n)
+{
+	bool cg = app->o.per_cgroup;
+	double t = (double)app->iv.end_realtime_ns / 1e9;
+	FILE *f = app->f;
+
+	fprintf(f, "\n%s\n",
+		cg ? SS_BLAME_CSV_HEADER_CGROUP : SS_BLAME_CSV_HEADER);
+	for (size_t i = 0; i < n; i++) {
+		struct side v, c;
+
+		side_of(app, false, &bs->rows[i], &v);
+		side_of(app, true, &bs->rows[i], &c);
+		fprintf(f, "%.3f,", t);
+		csv_side(f, &v, cg);
+		fputc(',', f);
+		csv_side(f, &c, cg);
+		fprintf(f, ",%llu\n", (unsigned long long)bs->rows[i].delay_ns);
+	}
+}
+
+static void json_side(struct json_obj *o, const char *role,
+		      const struct side *s, bool cgroup)
+{
+	char key[32];
+
+	if (cgroup) {
+		snprintf(key, sizeof(key), "%s_cgroup", role);
+		json_key_str(o, key, s->name, 4096);
+		return;
+	}
+	snprintf(key, sizeof(key), "%s_pid", role);
+	if (s->task)
+		json_key_u64(o, key, s->pid);
+	else
+		json_key_null(o, key);
+	snprintf(key, sizeof(key), "%s_comm", role);
+	json_key_str(o, key, s->name, SS_COMM_LEN);
+}
+
+static void print_json(struct ss_app *app, struct blame_state *bs, size_t n)
+{
+	bool cg = app->o.per_cgroup;
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_obj o;
+		struct side v, c;
+
+		side_of(app, false, &bs->rows[i], &v);
+		side_of(app, true, &bs->rows[i], &c);
+		json_begin(&o, app->f);
+		json_key_str(&o, "type", "blame", 8);
+		json_key_double(&o, "time",
+				(double)app->iv.end_realtime_ns / 1e9, 3);
+		json_side(&o, "victim", &v, cg);
+		json_side(&o, "culprit", &c, cg);
+		json_key_u64(&o, "delay_ns", bs->rows[i].delay_ns);
+		json_end(&o);
+	}
+}
+
+static int blame_interval(struct ss_app *app, void *st)
+{
+	struct blame_state *bs = st;
+	int n;
+	size_t nc;
+
+	if (!app->o.blame || !bs->ready)
+		return 0;
+	n = drain(bs);
+	if (n < 0) {
+		fprintf(stderr, "switchstat: reading the blame map: %s\n",
+			strerror(-n));
+		return 0;
+	}
+	ss_blame_finish(bs->rows, n);
+	if (app->o.csv) {
+		print_csv(app, bs, n);
+	} else if (app->o.json) {
+		print_json(app, bs, n);
+	} else {
+		nc = ss_blame_by_culprit(bs->rows, n, bs->culprits);
+		print_table(app, bs, n, nc);
+	}
+	fflush(app->f);
+	return 0;
+}
+
+static int blame_reset(struct ss_app *app, void *st)
+{
+	struct blame_state *bs = st;
+
+	if (app->o.blame && bs->ready)
+		drain(bs);
+	return 0;
+}
+
+static void blame_close(struct ss_app *app, void *st)
+{
+	struct blame_state *bs = st;
+
+	free(bs->map.keys);
+	free(bs->map.vals);
+	free(bs->rows);
+	free(bs->culprits);
+	memset(bs, 0, sizeof(*bs));
+}
+
+const struct ss_feature ss_feat_blame = {
+	.name = "blame",
+	.state_size = sizeof(struct blame_state),
+	.check = blame_check,
+	.configure = blame_configure,
+	.attach = blame_attach,
+	.reset = blame_reset,
+	.on_interval = blame_interval,
+	.close = blame_close,
+};

@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# test_blame.sh - run-queue blame (--blame) against the kernel's run_delay.
+#
+# The oracle is the victim's run-queue wait from the kernel: the second
+# field of /proc/PID/task/TID/schedstat (run_delay, ns).  Every workload is
+# stopped (SIGSTOP) while the tool starts and stops, so the window is the
+# same for both.
+#  1. A 1 ms nanosleep loop (the victim) and two CPU hogs at nice 0 and 5,
+#     all pinned to CPU 0: the victim's blamed delay summed over culprits
+#     ((idle) and (unknown) included) is its run_delay delta within 2 %,
+#     and the split between the hogs follows their CPU shares (weights 1024
+#     and 335) within 10 %.
+#  2. The same with nothing pinned (three hogs on two CPUs, so the victim
+#     migrates): sums stay exact within 2 %, through (unknown).
+#  3. -G: hogs in cgroup A, the victim in cgroup B, both on CPU 0: B's
+#     blamed wait is its run_delay within 2 %, and what is blamed on A
+#     equals what a per-process run at the same time blames on the hogs,
+#     within 2 % of the wait (other work on CPU 0, in the root cgroup,
+#     takes the rest).
+. "$(dirname "$0")/lib.sh"
+need_root
+[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
+
+run_delay() { awk '{ print $2 }' /proc/"$1"/schedstat; }
+
+# blame_sum FILE KEY VALUE [CKEY CVALUE]: total delay_ns of the NDJSON blame
+# records whose KEY is VALUE (and CKEY is CVALUE)
+blame_sum() {
+	python3 - "$@" <<'PY'
+import json, sys
+f, k, v = sys.argv[1:4]
+ck, cv = (sys.argv[4], sys.argv[5]) if len(sys.argv) > 5 else (None, None)
+tot = 0
+for line in open(f, encoding="utf-8", errors="replace"):
+    if not line.startswith("{"):
+        continue
+    r = json.loads(line)
+    if r.get("type") != "blame" or str(r.get(k)) != v:
+        continue
+    if ck is not None and str(r.get(ck)) != cv:
+        continue
+    tot += r["delay_ns"]
+print(tot)
+PY
+}
+
+# measure NAME PIDS -- ARGS: run the tool for 4 s of workload time with
+# PIDS stopped at both ends; sets RD0/RD1 (victim run_delay) for $VICTIM
+measure() {
+	local name=$1
+	shift
+	local pids=()
+	while [ "$1" != -- ]; do
+		pids+=("$1")
+		shift
+	done
+	shift
+	freeze "${pids[@]}"
+	start_tool "$name" --json -n 0 -i 1000 --blame "$@"
+	RD0=$(run_delay "$VICTIM")
+	thaw "${pids[@]}"
+	sleep 4
+	freeze "${pids[@]}"
+	RD1=$(run_delay "$VICTIM")
+	stop_tool
+}
+
+# --- 1. pinned: victim and two hogs on CPU 0 -------------------------------
+bg taskset -c 0 "$WORKLOADS/sleeper" 1000
+VICTIM=$BG_LAST
+bg taskset -c 0 "$WORKLOADS/spinner" 0 hog_nice0
+H0=$BG_LAST
+bg taskset -c 0 nice -n 5 "$WORKLOADS/spinner" 0 hog_nice5
+H5=$BG_LAST
+wait_comm "$H0" hog_nice0
+wait_comm "$H5" hog_nice5
+measure pinned "$VICTIM" "$H0" "$H5" --
+
+want=$((RD1 - RD0))
+got=$(blame_sum "$T/pinned.out" victim_pid "$VICTIM")
+[ "$want" -gt 100000000 ] || fail "victim waited only $want ns: no contention"
+check_within "pinned: victim's blamed delay vs run_delay" "$got" "$want" 2
+d0=$(blame_sum "$T/pinned.out" victim_pid "$VICTIM" culprit_pid "$H0")
+d5=$(blame_sum "$T/pinned.out" victim_pid "$VICTIM" culprit_pid "$H5")
+[ "$((d0 + d5))" -gt 0 ] || fail "nothing blamed on the hogs"
+share=$(python3 -c "print(round($d0 * 1e6 / ($d0 + $d5)))")
+check_within "pinned: nice-0 hog's part of the hogs' blame (ppm)" \
+	"$share" "$(python3 -c "print(round(1024 * 1e6 / (1024 + 335)))")" 10
+kill -KILL "$VICTIM" "$H0" "$H5"
+
+# --- 2. unpinned: three hogs on two CPUs, the victim migrates --------------
+bg "$WORKLOADS/sleeper" 1000
+VICTIM=$BG_LAST
+bg "$WORKLOADS/spinner" 3 hogs
+HOGS=$BG_LAST
+wait_threads "$HOGS" 4
+measure unpinned "$VICTIM" "$HOGS" --
+want=$((RD1 - RD0))
+got=$(blame_sum "$T/unpinned.out" victim_pid "$VICTIM")
+[ "$want" -gt 10000000 ] || fail "victim waited only $want ns: no contention"
+check_within "unpinned: victim's blamed delay vs run_delay" "$got" "$want" 2
+info "unpinned: (unknown) part $(blame_sum "$T/unpinned.out" victim_pid \
+	"$VICTIM" culprit_comm "(unknown)") ns"
+kill -KILL "$VICTIM" "$HOGS"
+
+# --- 3. -G: hogs in cgroup A, victim in cgroup B ---------------------------
+V2=$(awk '{ for (i = 7; i < NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' \
+	/proc/self/mountinfo | head -n 1)
+[ -n "$V2" ] || { pass "blame per task (no cgroup2 for the -G part)"; }
+P=$V2/switchstat-blame-$$
+blame_cleanup() {
+	cleanup
+	for d in "$P/a" "$P/b" "$P"; do
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
+			[ -d "$d" ] || break
+			rmdir "$d" 2>/dev/null && break
+			sleep 0.1
+		done
+	done
+}
+trap blame_cleanup EXIT
+mkdir -p "$P/a" "$P/b" || fail "cannot create cgroups under $V2"
+bg taskset -c 0 "$WORKLOADS/sleeper" 1000
+VICTIM=$BG_LAST
+bg taskset -c 0 "$WORKLOADS/spinner" 2 hogs_a
+HOGS=$BG_LAST
+wait_threads "$HOGS" 3
+echo "$VICTIM" >"$P/b/cgroup.procs" || fail "cannot move the victim"
+echo "$HOGS" >"$P/a/cgroup.procs" || fail "cannot move the hogs"
+# two tools at once, per cgroup and per process: they see the same waits
+freeze "$VICTIM" "$HOGS"
+launch bytask --json -n 0 -i 1000 --blame
+L1=$LAUNCHED
+launch bycg --json -n 0 -i 1000 --blame -G
+L2=$LAUNCHED
+await bytask "$L1"
+await bycg "$L2"
+RD0=$(run_delay "$VICTIM")
+thaw "$VICTIM" "$HOGS"
+sleep 4
+freeze "$VICTIM" "$HOGS"
+RD1=$(run_delay "$VICTIM")
+kill -INT "$L1" "$L2"
+wait "$L1" || fail "per-task run exited $?"
+wait "$L2" || fail "-G run exited $?"
+want=$((RD1 - RD0))
+B=${P#"$V2"}/b
+A=${P#"$V2"}/a
+got=$(blame_sum "$T/bycg.out" victim_cgroup "$B")
+[ "$want" -gt 10000000 ] || fail "victim waited only $want ns: no contention"
+check_within "-G: cgroup b's blamed delay vs the victim's run_delay" \
+	"$got" "$want" 2
+on_a=$(blame_sum "$T/bycg.out" victim_cgroup "$B" culprit_cgroup "$A")
+by_task=$(blame_sum "$T/bytask.out" victim_pid "$VICTIM" culprit_pid "$HOGS")
+[ "$on_a" -gt 0 ] || fail "-G: nothing of b's wait blamed on cgroup a"
+# each run has its own checkpoints, which can flush a wait the other loses
+# to a missed switch: compare within 2 % of the whole wait
+diff=$((on_a > by_task ? on_a - by_task : by_task - on_a))
+[ "$((diff * 50))" -le "$want" ] ||
+	fail "-G: blamed on a $on_a ns, per task on the hogs $by_task ns: differ by more than 2 % of the wait ($want ns)"
+info "-G: $on_a of $got ns blamed on cgroup a"
+pass "blame sums match run_delay; split follows CPU shares; cgroups"
