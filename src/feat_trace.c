@@ -27,6 +27,7 @@
 
 #include "cpus.h"
 #include "feat_trace.h"
+#include "timens.h"
 #include "trace_fmt.h"
 
 /*
@@ -284,6 +285,7 @@ static int trace_run(struct ss_app *app, void *st)
 	ss_trace_fmt_init(&tr->fmt, &app->o, now, ss_clock_ns(CLOCK_REALTIME),
 			  app->info.nr_counters, app->info.ctr_name,
 			  app->info.counters_na);
+	tr->fmt.ktime_offset_ns = ss_timens_mono_offset();
 	if (machine)
 		fprintf(stderr,
 			"Tracing context switches... Hit Ctrl-C to end.\n");

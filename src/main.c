@@ -21,7 +21,9 @@
 #include "app.h"
 #include "cpus.h"
 #include "feature.h"
+#include "hostns.h"
 #include "procfs.h"
+#include "target.h"
 
 extern const char switchstat_bpf_text[];
 
@@ -167,6 +169,12 @@ int main(int argc, char **argv)
 		return 0;
 	if (ret != SS_PARSE_OK)
 		return 2;
+	/* pids mean nothing outside the host's pid namespace: before -p */
+	if (ss_check_pidns(&app.o, ss_in_host_pidns("/proc/self/ns/pid"), err,
+			   sizeof(err))) {
+		fprintf(stderr, "switchstat: %s\n", err);
+		return 1;
+	}
 	if (ss_check_target("/proc", app.o.pid, app.o.tid, err, sizeof(err))) {
 		fprintf(stderr, "switchstat: %s\n", err);
 		fprintf(stderr, "Try 'switchstat -h' for more information.\n");
@@ -195,10 +203,16 @@ int main(int argc, char **argv)
 	ret = setup(&app);
 	if (!ret && !ss_exiting) {
 		out_init(&app);
+		if (ss_target_watch(app.o.pid, app.o.tid))
+			fprintf(stderr,
+				"switchstat: cannot watch the target: %s "
+				"(the run will not end when it exits)\n",
+				strerror(errno));
 		ret = ss_features_run(&app);
 		if (ret < 0)
 			ret = run(&app);
 	}
+	ss_target_stop();
 	if (!ret)
 		ss_features_phase(&app, SS_PHASE_FINISH);
 	ss_bpf_close(&app.bpf);

@@ -2,6 +2,7 @@
 /* procfs.c - target checks from /proc/PID/status. */
 #include "procfs.h"
 
+#include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +57,54 @@ static int state_of(const char *proc, uint32_t id, char *state)
 	return ret;
 }
 
+static bool gone(char state)
+{
+	return state == 'Z' || state == 'X';
+}
+
+/* ss_process_alive - see procfs.h */
+bool ss_process_alive(const char *proc, uint32_t pid)
+{
+	char path[256], tpath[600], state;
+	struct dirent *d;
+	bool alive = false;
+	DIR *dir;
+
+	if (state_of(proc, pid, &state))
+		return false;
+	if (!gone(state))
+		return true;
+	/* a zombie leader: the process lives while any thread does */
+	snprintf(path, sizeof(path), "%s/%" PRIu32 "/task", proc, pid);
+	dir = opendir(path);
+	if (!dir)
+		return false;
+	while (!alive && (d = readdir(dir))) {
+		FILE *f;
+		char line[256];
+
+		if (d->d_name[0] < '0' || d->d_name[0] > '9')
+			continue;
+		snprintf(tpath, sizeof(tpath), "%s/%s/status", path, d->d_name);
+		f = fopen(tpath, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			if (!strncmp(line, "State:", 6)) {
+				char *p = line + 6;
+
+				while (*p == ' ' || *p == '\t')
+					p++;
+				alive = !gone(*p);
+				break;
+			}
+		}
+		fclose(f);
+	}
+	closedir(dir);
+	return alive;
+}
+
 /* ss_check_target - see procfs.h */
 int ss_check_target(const char *proc, uint32_t pid, uint32_t tid, char *err,
 		    size_t errlen)
@@ -76,7 +125,7 @@ int ss_check_target(const char *proc, uint32_t pid, uint32_t tid, char *err,
 				 pid, tgid, tgid, pid);
 			return -1;
 		}
-		if (state == 'Z' || state == 'X') {
+		if (!ss_process_alive(proc, pid)) {
 			snprintf(err, errlen,
 				 "process %" PRIu32 " has exited (zombie)",
 				 pid);
@@ -97,7 +146,7 @@ int ss_check_target(const char *proc, uint32_t pid, uint32_t tid, char *err,
 				 tid, tgid, pid);
 			return -1;
 		}
-		if (state == 'Z' || state == 'X') {
+		if (gone(state)) {
 			snprintf(err, errlen,
 				 "thread %" PRIu32 " has exited (zombie)", tid);
 			return -1;

@@ -3,12 +3,20 @@
 #ifndef SWITCHSTAT_PROCFS_H
 #define SWITCHSTAT_PROCFS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /*
+ * ss_process_alive - process pid is alive: its leader is, or (a zombie
+ * leader) any of its threads in PROC/PID/task is not a zombie.
+ */
+bool ss_process_alive(const char *proc, uint32_t pid);
+
+/*
  * ss_check_target - -p PID must name a live process (a tgid, not one of its
- * other threads, not a zombie); -t TID a live thread (of PID if both given).
+ * other threads; alive while any thread is, ss_process_alive); -t TID a
+ * live thread (of PID if both given).
  * proc is the procfs root ("/proc", injectable for tests).  Returns 0, or -1
  * with one line in err.
  */

@@ -607,6 +607,7 @@ int ss_trace_print(const struct ss_trace_fmt *t, FILE *f, const void *raw,
 		return -1;
 	/* copy: perf records are only 8-byte aligned by luck of the layout */
 	memcpy(&e, raw, size < sizeof(e) ? size : sizeof(e));
+	e.ts_ns += (uint64_t)t->ktime_offset_ns; /* the user's clock */
 	v.nr_counters = (size - SS_TRACE_EVENT_SIZE(0)) / sizeof(__u64);
 	if (v.nr_counters > SS_MAX_COUNTERS)
 		v.nr_counters = SS_MAX_COUNTERS;

@@ -31,6 +31,11 @@ struct ss_trace_fmt {
 	bool wall_clock; /* -T: table TIME as HH:MM:SS.uuuuuu */
 	uint64_t start_ns; /* CLOCK_MONOTONIC at start: table TIME(s) zero */
 	int64_t mono_to_real_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC */
+	/*
+	 * added to each event's bpf_ktime_get_ns() time: the time namespace's
+	 * CLOCK_MONOTONIC offset, so times are the user's clock (0: host)
+	 */
+	int64_t ktime_offset_ns;
 	int nr_counters; /* perf counter columns */
 	bool counters_na; /* counters not measured: n/a, null, empty */
 	char ctr_key[SS_MAX_COUNTERS][32]; /* CSV/JSON key: cache_misses */

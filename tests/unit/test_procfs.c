@@ -36,10 +36,30 @@ static void task(uint32_t id, uint32_t tgid, const char *state)
 	fclose(f);
 }
 
+/* Write ROOT/tgid/task/id/status: the process's thread list. */
+static void thread_of(uint32_t tgid, uint32_t id, const char *state)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%u/task", root, tgid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%u/task/%u", root, tgid, id);
+	cr_assert_eq(mkdir(path, 0755), 0, "mkdir %s", path);
+	snprintf(path, sizeof(path), "%s/%u/task/%u/status", root, tgid, id);
+	f = fopen(path, "w");
+	cr_assert(f);
+	fprintf(f, "Name:\tworker\nState:\t%s\nTgid:\t%u\nPid:\t%u\n", state,
+		tgid, id);
+	fclose(f);
+}
+
 /*
  * 100: live process, threads 101 (live), 102 (zombie thread)
  * 200: live process; 201 its thread
  * 300: zombie process; 400: dead (X) process
+ * 700: zombie leader whose thread 701 runs (PROC/700/task lists both)
+ * 800: zombie leader whose only other thread 801 is a zombie too
  */
 static void setup(void)
 {
@@ -52,6 +72,14 @@ static void setup(void)
 	task(201, 200, "S (sleeping)");
 	task(300, 300, "Z (zombie)");
 	task(400, 400, "X (dead)");
+	task(700, 700, "Z (zombie)");
+	task(701, 700, "R (running)");
+	thread_of(700, 700, "Z (zombie)");
+	thread_of(700, 701, "R (running)");
+	task(800, 800, "Z (zombie)");
+	task(801, 800, "Z (zombie)");
+	thread_of(800, 800, "Z (zombie)");
+	thread_of(800, 801, "Z (zombie)");
 }
 
 static int rm(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
@@ -99,6 +127,17 @@ Test(procfs, pid)
 	fails(300, 0, "process 300 has exited (zombie)");
 	fails(400, 0, "process 400 has exited (zombie)");
 	fails(999, 0, "no such process: 999");
+	ok(700, 0); /* zombie leader, a thread alive: the process is */
+	fails(800, 0, "process 800 has exited (zombie)");
+}
+
+Test(procfs, process_alive)
+{
+	cr_expect(ss_process_alive(root, 100));
+	cr_expect(ss_process_alive(root, 700));
+	cr_expect(!ss_process_alive(root, 300));
+	cr_expect(!ss_process_alive(root, 800));
+	cr_expect(!ss_process_alive(root, 999));
 }
 
 Test(procfs, tid)
@@ -116,6 +155,8 @@ Test(procfs, pid_and_tid)
 	ok(100, 101);
 	ok(100, 100);
 	ok(200, 201);
+	ok(700, 701);
+	fails(700, 700, "thread 700 has exited (zombie)");
 	fails(100, 201, "thread 201 belongs to process 200, not 100");
 	fails(200, 101, "thread 101 belongs to process 100, not 200");
 	fails(100, 102, "thread 102 has exited (zombie)");

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# test_zombie.sh - -p / -t follow what is alive, and end with their target.
+#
+# A process whose main thread has exited (a zombie leader) while its other
+# thread lives on is alive: -p PID and -t TID accept it.  When the target
+# exits, the run ends by itself with exit 0 and a final interval holding
+# the target's last time: the rows sum to the process's own getrusage
+# (user + system) within 2 %.  A pid that never existed is still bad input.
+. "$(dirname "$0")/lib.sh"
+
+need_root
+[ -x "$WORKLOADS/zombieleader" ] || fail "workload zombieleader not built"
+
+# state PID: the one-letter state of /proc/PID/stat
+state() { sed 's/.*) //' /proc/"$1"/stat 2>/dev/null | cut -d' ' -f1; }
+
+# run_case NAME FILTER...: a zombie-leader process spinning 1.5 s, traced
+# with the filter; checks exit, final interval and on-CPU time
+run_case() {
+	local name=$1 pid tid rc=0 i
+	shift
+	rm -f "$T/ready" "$T/result"
+	bg "$WORKLOADS/zombieleader" 1500 "$T/ready" "$T/result"
+	wait_file "$T/ready"
+	read -r pid tid <"$T/ready"
+	for i in $(seq 1 200); do
+		[ "$(state "$pid")" = Z ] && break
+		sleep 0.01
+	done
+	[ "$(state "$pid")" = Z ] || fail "leader of $pid is not a zombie"
+	local args=("$@")
+	args=("${args[@]//PID/$pid}")
+	args=("${args[@]//TID/$tid}")
+	launch "$name" --csv -i 500 "${args[@]}"
+	local tool=$LAUNCHED
+	await "$name" "$tool"
+	kill -USR1 "$pid"
+	for i in $(seq 1 200); do
+		kill -0 "$tool" 2>/dev/null || break
+		sleep 0.05
+	done
+	kill -0 "$tool" 2>/dev/null && fail "$name: still running 10 s after its target started a 1.5 s spin"
+	wait "$tool" || rc=$?
+	[ "$rc" -eq 0 ] || fail "$name (${args[*]}): exit $rc: $(cat "$T/$name.err")"
+	[ -s "$T/result" ] || fail "$name: workload wrote no result"
+	check_within "$name ${args[*]}: on-CPU vs getrusage" \
+		"$(csv_sum "$T/$name.out" oncpu_ns)" "$(cat "$T/result")" 2
+	local msg="process $pid has exited"
+	[ "$name" = t ] && msg="thread $tid has exited"
+	grep -q "$msg" "$T/$name.err" ||
+		fail "$name: no message '$msg': $(cat "$T/$name.err")"
+	info "$name: $(grep "$msg" "$T/$name.err")"
+}
+
+run_case p -p PID
+run_case t -t TID -L
+
+rc=0
+"$SWITCHSTAT" -p 999999999 -d 1 >"$T/bad.out" 2>"$T/bad.err" || rc=$?
+[ "$rc" -eq 2 ] || fail "-p of a pid that never existed: exit $rc, want 2"
+pass "zombie leader traced; runs end with their target"
