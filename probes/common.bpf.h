@@ -9,8 +9,11 @@
 #ifndef SWITCHSTAT_COMMON_BPF_H
 #define SWITCHSTAT_COMMON_BPF_H
 
-#include <uapi/linux/ptrace.h>
-
+/*
+ * No kernel headers beyond those libbcc always includes: the probes use
+ * tracepoint fields and helpers only, and each header costs the compile
+ * (uapi/linux/ptrace.h alone pulls in several hundred).
+ */
 #include "shared.h"
 
 #ifndef SS_MAP_ENTRIES

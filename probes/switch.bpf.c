@@ -13,8 +13,6 @@
  * Feature hooks (SS_*_SWITCH macros, from the feature .bpf.h files) run
  * inside the handler and may use its locals: args, cpu, now, last, tgid, tid.
  */
-#include <uapi/linux/bpf_perf_event.h>
-
 #include "blame.bpf.h"
 #include "common.bpf.h"
 #include "counters.bpf.h"
@@ -125,6 +123,13 @@ TRACEPOINT_PROBE(sched, sched_switch)
 		__sync_fetch_and_add(&val->involuntary, 1);
 	return 0;
 }
+
+/*
+ * The context is only passed on, never read: a declaration is enough, and
+ * spares the compile uapi/linux/bpf_perf_event.h and the few hundred kernel
+ * headers behind it (asm/ptrace.h and on).
+ */
+struct bpf_perf_event_data;
 
 /*
  * Interval checkpoint: a per-CPU cpu-clock perf event (opened by
