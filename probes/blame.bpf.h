@@ -6,6 +6,7 @@
  *   SS_BLAME_BY       0: per process, 1: per thread (-L), 2: per cgroup (-G)
  *   SS_BLAME_RING     slices kept per CPU (a power of two)
  *   SS_BLAME_ENTRIES  size of the blame map (victim, culprit pairs)
+ *   SS_NR_CPUS        possible CPUs (one ring each)
  *
  * Every CPU keeps a ring of its last SS_BLAME_RING slices (owner, start,
  * end); a checkpoint that splits one slice of the same owner extends it.
@@ -15,8 +16,11 @@
  * current task (so its tgid and cgroup are known from helpers): the ring
  * is walked back over the wait and each overlap charged to the slice's
  * owner, idle slices to SS_BLAME_IDLE, and the rest (slices older than the
- * ring, switches that were not seen, a wait that began on another CPU) to
- * SS_BLAME_UNKNOWN.  So a victim's sum is its whole measured wait.
+ * ring, switches that were not seen) to SS_BLAME_UNKNOWN.  A task that
+ * moves to another CPU while waiting (sched_migrate_task) keeps the part
+ * before the move, walked later in the old CPU's ring; a second move
+ * makes the first part unknown.  So a victim's sum is its whole measured
+ * wait.
  */
 #ifndef SWITCHSTAT_BLAME_BPF_H
 #define SWITCHSTAT_BLAME_BPF_H
@@ -40,6 +44,9 @@
 #ifndef SS_BLAME_ENTRIES
 #define SS_BLAME_ENTRIES 16384
 #endif
+#ifndef SS_NR_CPUS
+#define SS_NR_CPUS 64 /* possible CPUs, from the host */
+#endif
 
 struct ss_blame_slice {
 	__u64 start;
@@ -50,23 +57,36 @@ struct ss_blame_slice {
 	char comm[SS_COMM_LEN];
 };
 
+/*
+ * A wait: since when, on which CPU's run queue; and, when it moved to
+ * another CPU while waiting, the part before the move (seg_*, on seg_cpu)
+ * plus what is already known to be unknown (earlier moves).
+ */
+struct ss_blame_wait {
+	__u64 since;
+	__u64 seg_since;
+	__u64 seg_until; /* 0: no earlier part */
+	__u64 unknown_ns;
+	__u32 cpu;
+	__u32 seg_cpu;
+};
+
 struct ss_blame_cpu {
 	__u64 pushed; /* slices ever pushed; the newest is pushed - 1 */
 	struct ss_blame_slice ring[SS_BLAME_RING];
 	/* the wait of the task switched in last, charged at its next event */
-	__u64 pend_since;
+	struct ss_blame_wait pend;
 	__u64 pend_until;
 	__u32 pend_tid; /* 0: nothing pending */
-	__u32 pend_moved; /* it began waiting on another CPU */
-};
-
-struct ss_blame_wait {
-	__u64 since;
-	__u32 cpu;
 	__u32 pad;
 };
 
-BPF_PERCPU_ARRAY(blame_cpu, struct ss_blame_cpu, 1);
+/*
+ * One ring per CPU, indexed by CPU id: written only by its own CPU, read by
+ * others for a wait that began there.  Such a read may race with a push;
+ * each charge is capped by what is left of the wait, so sums stay exact.
+ */
+BPF_ARRAY(blame_cpu, struct ss_blame_cpu, SS_NR_CPUS);
 BPF_HASH(blame_wait, __u32, struct ss_blame_wait, SS_MAP_ENTRIES);
 BPF_HASH(blame, struct ss_blame_key, struct ss_blame_val, SS_BLAME_ENTRIES);
 
@@ -77,6 +97,8 @@ static __always_inline void ss_blame_add(struct ss_blame_key *key, __u32 kind,
 {
 	struct ss_blame_val zero = {}, *v;
 
+	if (!ns)
+		return;
 	key->culprit_kind = kind;
 	key->culprit_tgid = 0;
 	key->culprit_tid = 0;
@@ -104,25 +126,68 @@ static __always_inline void ss_blame_add(struct ss_blame_key *key, __u32 kind,
 }
 
 /*
- * The current task (tgid, tid) was switched in after a wait of this CPU's
- * pending record: charge that wait to what ran meanwhile.  @selected: it
- * passes the -p/-t/--cgroup filters.
+ * Charge the wait [since, until) on CPU cpu_id's run queue to the slices
+ * of its ring; what they do not cover is SS_BLAME_UNKNOWN.
  */
-static __always_inline void ss_blame_flush(struct ss_blame_cpu *bc, __u32 tgid,
-					   __u32 tid, int selected)
+static __always_inline void ss_blame_walk(struct ss_blame_key *key,
+					  __u32 cpu_id, __u64 since,
+					  __u64 until, const char *comm)
 {
-	__u64 since = bc->pend_since, until = bc->pend_until, covered = 0;
-	struct ss_blame_key key = {};
-	char comm[SS_COMM_LEN];
+	struct ss_blame_cpu *bc = blame_cpu.lookup(&cpu_id);
+	__u64 left = until > since ? until - since : 0;
 
-	if (!bc->pend_tid)
+	if (!left)
 		return;
-	bc->pend_tid = bc->pend_tid == tid ? bc->pend_tid : 0;
-	if (!bc->pend_tid || !selected || until <= since) {
-		bc->pend_tid = 0;
+	if (!bc) {
+		ss_blame_add(key, SS_BLAME_UNKNOWN, NULL, left, comm);
 		return;
 	}
+
+	__u64 pushed = bc->pushed;
+
+#pragma clang loop unroll(disable)
+	for (__u32 i = 0; i < SS_BLAME_RING && left; i++) {
+		if (i >= pushed)
+			break;
+
+		__u32 idx = (__u32)(pushed - 1 - i) & (SS_BLAME_RING - 1);
+		struct ss_blame_slice *s = &bc->ring[idx];
+		__u64 lo = s->start > since ? s->start : since;
+		__u64 hi = s->end < until ? s->end : until;
+		__u64 ns = hi > lo ? hi - lo : 0;
+
+		if (s->end <= since)
+			break;
+		if (ns > left) /* a slice read while it was rewritten */
+			ns = left;
+		ss_blame_add(key, s->tid ? SS_BLAME_TASK : SS_BLAME_IDLE, s, ns,
+			     comm);
+		left -= ns;
+		if (s->start <= since)
+			break;
+	}
+	ss_blame_add(key, SS_BLAME_UNKNOWN, NULL, left, comm);
+}
+
+/*
+ * The current task (tgid, tid) was switched in on this CPU after the wait
+ * pending in bc: charge that wait to what ran meanwhile, on each CPU it
+ * waited on.  @selected: it passes the -p/-t/--cgroup filters.
+ */
+static __always_inline void ss_blame_flush(struct ss_blame_cpu *bc,
+					   __u32 cpu_id, __u32 tgid, __u32 tid,
+					   int selected)
+{
+	struct ss_blame_wait *w = &bc->pend;
+	struct ss_blame_key key = {};
+	char comm[SS_COMM_LEN];
+	__u32 pend_tid = bc->pend_tid;
+
+	if (!pend_tid)
+		return;
 	bc->pend_tid = 0;
+	if (pend_tid != tid || !selected)
+		return;
 	bpf_get_current_comm(comm, sizeof(comm));
 	if (SS_BLAME_BY == 2) {
 		key.victim_cgroup = bpf_get_current_cgroup_id();
@@ -130,34 +195,15 @@ static __always_inline void ss_blame_flush(struct ss_blame_cpu *bc, __u32 tgid,
 		key.victim_tgid = tgid;
 		key.victim_tid = SS_BLAME_BY == 1 ? tid : 0;
 	}
-	if (bc->pend_moved) {
-		ss_blame_add(&key, SS_BLAME_UNKNOWN, NULL, until - since, comm);
-		return;
-	}
-#pragma clang loop unroll(disable)
-	for (__u32 i = 0; i < SS_BLAME_RING; i++) {
-		if (i >= bc->pushed)
-			break;
-
-		__u32 idx = (__u32)(bc->pushed - 1 - i) & (SS_BLAME_RING - 1);
-		struct ss_blame_slice *s = &bc->ring[idx];
-		__u64 lo = s->start > since ? s->start : since;
-		__u64 hi = s->end < until ? s->end : until;
-
-		if (s->end <= since)
-			break;
-		if (hi > lo) {
-			ss_blame_add(&key,
-				     s->tid ? SS_BLAME_TASK : SS_BLAME_IDLE, s,
-				     hi - lo, comm);
-			covered += hi - lo;
-		}
-		if (s->start <= since)
-			break;
-	}
-	if (covered < until - since)
+	ss_blame_add(&key, SS_BLAME_UNKNOWN, NULL, w->unknown_ns, comm);
+	if (w->seg_until)
+		ss_blame_walk(&key, w->seg_cpu, w->seg_since, w->seg_until,
+			      comm);
+	if (w->cpu == cpu_id)
+		ss_blame_walk(&key, cpu_id, w->since, bc->pend_until, comm);
+	else if (bc->pend_until > w->since) /* moved, and not seen moving */
 		ss_blame_add(&key, SS_BLAME_UNKNOWN, NULL,
-			     until - since - covered, comm);
+			     bc->pend_until - w->since, comm);
 }
 
 /* The current task (tgid, tid) ran on this CPU from start to end. */
@@ -197,17 +243,16 @@ static __always_inline void ss_blame_switch(__u64 now, __u64 last, __u32 tgid,
 					    __u64 prev_state, __u32 next_tid,
 					    int switched)
 {
-	__u32 zero = 0, cpu_id;
-	struct ss_blame_cpu *bc = blame_cpu.lookup(&zero);
+	__u32 cpu_id = bpf_get_smp_processor_id();
+	struct ss_blame_cpu *bc = blame_cpu.lookup(&cpu_id);
 	struct ss_blame_wait *w;
 
 	if (!bc)
 		return;
-	ss_blame_flush(bc, tgid, tid, tid != 0 && selected);
+	ss_blame_flush(bc, cpu_id, tgid, tid, tid != 0 && selected);
 	ss_blame_push(bc, last, now, tgid, tid);
 	if (!switched)
 		return;
-	cpu_id = bpf_get_smp_processor_id();
 	if (tid) {
 		if (prev_state & SS_PREV_STATE_SLEEP_MASK) {
 			blame_wait.delete(
@@ -224,20 +269,17 @@ static __always_inline void ss_blame_switch(__u64 now, __u64 last, __u32 tgid,
 	w = blame_wait.lookup(&next_tid);
 	if (!w)
 		return;
-	bc->pend_since = w->since;
+	bc->pend = *w;
 	bc->pend_until = now;
-	bc->pend_moved = w->cpu != cpu_id;
 	bc->pend_tid = next_tid;
 	blame_wait.delete(&next_tid);
 }
 
-#define SS_BLAME_SWITCH()                                               \
-	ss_blame_switch(now, last, tgid, tid,                           \
-			ss_task_selected(tgid, tid), \
+#define SS_BLAME_SWITCH()                                                  \
+	ss_blame_switch(now, last, tgid, tid, ss_task_selected(tgid, tid), \
 			args->prev_state, args->next_pid, 1)
-#define SS_BLAME_CHECKPOINT()                                              \
-	ss_blame_switch(now, last, tgid, tid,                              \
-			ss_task_selected(tgid, tid), 0, \
+#define SS_BLAME_CHECKPOINT()                                                 \
+	ss_blame_switch(now, last, tgid, tid, ss_task_selected(tgid, tid), 0, \
 			tid, 0)
 /* A thread is woken onto target CPU cpu_id's run queue: it waits now. */
 static __always_inline void ss_blame_wakeup(__u32 tid, __u32 cpu_id)
@@ -248,6 +290,33 @@ static __always_inline void ss_blame_wakeup(__u32 tid, __u32 cpu_id)
 		blame_wait.update(&tid, &w);
 }
 
+/*
+ * A thread moves from orig to dest.  If it is waiting, the part of the
+ * wait so far was on orig: keep it as the wait's earlier part (one is
+ * kept; an older one becomes unknown) and go on waiting on dest.
+ */
+static __always_inline void ss_blame_migrate(__u32 tid, __u32 orig, __u32 dest)
+{
+	struct ss_blame_wait *w = tid ? blame_wait.lookup(&tid) : NULL;
+	__u64 now = bpf_ktime_get_ns();
+
+	if (!w || now < w->since)
+		return;
+	if (w->seg_until > w->seg_since)
+		w->unknown_ns += w->seg_until - w->seg_since;
+	if (w->cpu == orig) {
+		w->seg_since = w->since;
+		w->seg_until = now;
+		w->seg_cpu = orig;
+	} else { /* a move not seen: where it waited is unknown */
+		w->unknown_ns += now - w->since;
+		w->seg_since = 0;
+		w->seg_until = 0;
+	}
+	w->since = now;
+	w->cpu = dest;
+}
+
 /* A thread exited: drop its wait. */
 static __always_inline void ss_blame_exit(__u32 tid)
 {
@@ -256,6 +325,7 @@ static __always_inline void ss_blame_exit(__u32 tid)
 
 #define SS_BLAME_WAKEUP(pid, cpu_id) ss_blame_wakeup(pid, cpu_id)
 #define SS_BLAME_EXIT(tid) ss_blame_exit(tid)
+#define SS_BLAME_MIGRATE(tid, orig, dest) ss_blame_migrate(tid, orig, dest)
 #else
 #define SS_BLAME_SWITCH() \
 	do {              \
@@ -268,6 +338,9 @@ static __always_inline void ss_blame_exit(__u32 tid)
 	} while (0)
 #define SS_BLAME_EXIT(tid) \
 	do {               \
+	} while (0)
+#define SS_BLAME_MIGRATE(tid, orig, dest) \
+	do {                              \
 	} while (0)
 #endif
 

@@ -4,7 +4,8 @@
  * that time run-queue waits (SS_HIST_WAKEUP for --hist runq,
  * SS_BLAME_WAKEUP for --blame).  The host sets SS_NEED_WAKEUP=1 when any of
  * them is on and attaches these programs once.  The woken task starts
- * waiting now, on the run queue of target_cpu.
+ * waiting now, on the run queue of target_cpu.  sched_migrate_task
+ * (SS_NEED_MIGRATE, --blame) follows a waiting task to another CPU.
  */
 #ifndef SWITCHSTAT_WAKEUP_BPF_H
 #define SWITCHSTAT_WAKEUP_BPF_H
@@ -28,6 +29,19 @@ TRACEPOINT_PROBE(sched, sched_wakeup_new)
 {
 	SS_HIST_WAKEUP(args->pid);
 	SS_BLAME_WAKEUP(args->pid, args->target_cpu);
+	return 0;
+}
+#endif
+
+#ifndef SS_NEED_MIGRATE
+#define SS_NEED_MIGRATE 0
+#endif
+
+#if SS_NEED_MIGRATE
+/* A task moves to another CPU: a wait it is in goes on over there. */
+TRACEPOINT_PROBE(sched, sched_migrate_task)
+{
+	SS_BLAME_MIGRATE(args->pid, args->orig_cpu, args->dest_cpu);
 	return 0;
 }
 #endif

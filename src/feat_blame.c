@@ -47,16 +47,21 @@ static int blame_configure(struct ss_app *app, void *st)
 	if (!o->blame)
 		return 0;
 	if (!ss_tracepoint_exists("sched", "sched_wakeup") ||
-	    !ss_tracepoint_exists("sched", "sched_wakeup_new")) {
+	    !ss_tracepoint_exists("sched", "sched_wakeup_new") ||
+	    !ss_tracepoint_exists("sched", "sched_migrate_task")) {
 		fprintf(stderr, "switchstat: --blame needs the "
-				"sched:sched_wakeup and sched_wakeup_new "
-				"tracepoints, not found in tracefs\n");
+				"sched:sched_wakeup, sched_wakeup_new and "
+				"sched_migrate_task tracepoints, not found in "
+				"tracefs\n");
 		return 1;
 	}
 	ok |= ss_app_define(app, "SS_BLAME", 1);
 	ok |= ss_app_define(app, "SS_BLAME_BY", by);
 	ok |= ss_app_define(app, "SS_BLAME_RING", BLAME_RING);
 	ok |= ss_app_define(app, "SS_BLAME_ENTRIES", BLAME_ENTRIES);
+	if (!ss_app_defined(app, "SS_NR_CPUS", app->ncpus_possible))
+		ok |= ss_app_define(app, "SS_NR_CPUS", app->ncpus_possible);
+	ok |= ss_app_define(app, "SS_NEED_MIGRATE", 1);
 	if (!ss_app_defined(app, "SS_NEED_WAKEUP", 1))
 		ok |= ss_app_define(app, "SS_NEED_WAKEUP", 1);
 	if (!ss_app_defined(app, "SS_NEED_EXIT", 1))
@@ -105,7 +110,9 @@ static int blame_attach(struct ss_app *app, void *st)
 	       attach_once(app, "tracepoint__sched__sched_wakeup",
 			   "sched_wakeup") ||
 	       attach_once(app, "tracepoint__sched__sched_wakeup_new",
-			   "sched_wakeup_new");
+			   "sched_wakeup_new") ||
+	       attach_once(app, "tracepoint__sched__sched_migrate_task",
+			   "sched_migrate_task");
 }
 
 /* Read and delete the blame map into bs->rows; returns the count or -errno */
