@@ -206,3 +206,25 @@ reap() {
 	wait "$1" || rc=$?
 	[ "$rc" -eq 0 ] || { cat "$T/$2.err" >&2; fail "$2: exit code $rc"; }
 }
+
+# cg2_mount: the cgroup v2 mount point (empty if none)
+cg2_mount() {
+	awk '{ for (i = 7; i < NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' \
+		/proc/self/mountinfo | head -n 1
+}
+
+# cg_remove DIR...: remove cgroup directories, each with its descendants,
+# deepest first; a cgroup whose last task is still exiting is retried for
+# up to 1 s
+cg_remove() {
+	local top d
+	for top in "$@"; do
+		[ -d "$top" ] || continue
+		for d in $(find "$top" -depth -type d 2>/dev/null); do
+			for _ in 1 2 3 4 5 6 7 8 9 10; do
+				rmdir "$d" 2>/dev/null && break
+				sleep 0.1
+			done
+		done
+	done
+}

@@ -105,19 +105,12 @@ info "unpinned: (unknown) part $(blame_sum "$T/unpinned.out" victim_pid \
 kill -KILL "$VICTIM" "$HOGS"
 
 # --- 3. -G: hogs in cgroup A, victim in cgroup B ---------------------------
-V2=$(awk '{ for (i = 7; i < NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' \
-	/proc/self/mountinfo | head -n 1)
+V2=$(cg2_mount)
 [ -n "$V2" ] || { pass "blame per task (no cgroup2 for the -G part)"; }
 P=$V2/switchstat-blame-$$
 blame_cleanup() {
 	cleanup
-	for d in "$P/a" "$P/b" "$P"; do
-		for _ in 1 2 3 4 5 6 7 8 9 10; do
-			[ -d "$d" ] || break
-			rmdir "$d" 2>/dev/null && break
-			sleep 0.1
-		done
-	done
+	cg_remove "$P"
 }
 trap blame_cleanup EXIT
 mkdir -p "$P/a" "$P/b" || fail "cannot create cgroups under $V2"

@@ -24,8 +24,7 @@ for w in spinner touchpages; do
 	[ -x "$WORKLOADS/$w" ] || fail "workload $w not built in $WORKLOADS"
 done
 
-V2=$(awk '{ for (i = 7; i < NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' \
-	/proc/self/mountinfo | head -n 1)
+V2=$(cg2_mount)
 [ -n "$V2" ] || skip "no cgroup2 file system mounted"
 REL=/switchstat-test-$$
 P=$V2$REL
@@ -34,14 +33,7 @@ B=$P/docker-$CID.scope # cgroup b: a docker (systemd driver) layout
 
 cg_cleanup() {
 	cleanup # lib.sh: kill the workloads, remove $T
-	local d i
-	for d in "$P/d" "$P/c" "$B" "$P/a" "$P"; do
-		for i in 1 2 3 4 5 6 7 8 9 10; do
-			[ -d "$d" ] || break
-			rmdir "$d" 2>/dev/null && break
-			sleep 0.1
-		done
-	done
+	cg_remove "$P"
 }
 trap cg_cleanup EXIT
 mkdir "$P" 2>/dev/null || skip "cannot create a cgroup under $V2"
