@@ -50,6 +50,7 @@ struct ss_app {
 	struct ss_report_info info;
 	struct ss_hist_last hist;
 	struct ss_out out;
+	enum ss_format fmt; /* output format, chosen once from the options */
 	FILE *f; /* report stream (stdout) */
 	int ncpus_possible;
 	int ncpus_online;

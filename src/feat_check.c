@@ -19,12 +19,11 @@ static void print_check(struct ss_app *app)
 
 	if (app->o.idle) /* idle rows are already in rows */
 		got -= idle;
-	fprintf(stderr,
-		"check: tasks %.1f ms + filtered %.1f ms + idle %.1f ms = "
-		"%.1f ms of %d CPUs x %.1f ms (%.1f%%)\n",
-		(rows - (app->o.idle ? idle : 0)) / 1e6, other / 1e6,
-		idle / 1e6, got / 1e6, app->ncpus_online, iv->interval_ns / 1e6,
-		want ? 100.0 * got / want : 0.0);
+	ss_diag_raw("check: tasks %.1f ms + filtered %.1f ms + idle %.1f ms = "
+		    "%.1f ms of %d CPUs x %.1f ms (%.1f%%)\n",
+		    (rows - (app->o.idle ? idle : 0)) / 1e6, other / 1e6,
+		    idle / 1e6, got / 1e6, app->ncpus_online,
+		    iv->interval_ns / 1e6, want ? 100.0 * got / want : 0.0);
 }
 
 static int check_interval(struct ss_app *app, void *st)
@@ -32,8 +31,7 @@ static int check_interval(struct ss_app *app, void *st)
 	if (app->o.check)
 		print_check(app);
 	if (app->o.verbose)
-		fprintf(stderr,
-			"switchstat: %zu rows, %" PRIu64 " switches, skipped "
+		ss_diag("%zu rows, %" PRIu64 " switches, skipped "
 			"slices: %" PRIu64 " first, %" PRIu64 " missed switch, "
 			"%" PRIu64 " clock; %" PRIu64 " dropped; counter "
 			"deltas skipped: %" PRIu64 " first, %" PRIu64

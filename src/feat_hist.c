@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <bcc/libbpf.h>
 
@@ -33,7 +32,7 @@ struct hist_state {
 	uint64_t prev[SS_HK_MAX][SS_HIST_SLOTS]; /* summed slots last time */
 	struct ss_hist_rec *recs;
 	bool ready; /* attached: maps and buffers in place */
-	bool csv_header_done;
+	struct ss_emit e; /* the report's stream and format */
 	struct ss_hist_fmt fmt;
 };
 
@@ -64,6 +63,9 @@ static int hist_configure(struct ss_app *app, void *st)
 	hs->fmt.per = o->per_thread ? 2 : o->hist_per_process ? 1 : 0;
 	hs->fmt.ms = o->milliseconds;
 	hs->fmt.top = o->top;
+	hs->fmt.alone = o->hist_only;
+	hs->fmt.timestamp = o->hist_only && o->timestamp;
+	ss_emit_init(&hs->e, app->f, app->fmt);
 	/* -P/-L: one key per task and kind; capped, a value is 232 bytes */
 	hs->entries = hs->fmt.per ? app->map_entries : SS_HK_MAX;
 	if (hs->entries > HIST_MAX_KEYS)
@@ -171,47 +173,6 @@ static int read_global(struct hist_state *hs, const struct ss_opts *o)
 				 hs->recs);
 }
 
-static void print_timestamp(FILE *f, uint64_t realtime_ns)
-{
-	time_t t = realtime_ns / 1000000000ULL;
-	struct tm tm;
-	char buf[16];
-
-	localtime_r(&t, &tm);
-	strftime(buf, sizeof(buf), "%H:%M:%S", &tm);
-	fprintf(f, "%s\n", buf);
-}
-
-/*
- * CSV: with -H the histogram rows are the whole output (header once);
- * beside the table each interval's rows form a block: a blank line, the
- * header, the rows, a blank line.
- */
-static void print_csv(struct ss_app *app, struct hist_state *hs, size_t n)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m;
-
-	if (app->o.hist_only) {
-		if (!hs->csv_header_done)
-			fprintf(app->f, SS_HIST_CSV_HEADER "\n");
-		hs->csv_header_done = true;
-		ss_histmap_csv(app->f, hs->recs, n, &hs->fmt);
-		return;
-	}
-	m = open_memstream(&buf, &len);
-	if (!m)
-		return;
-	if (ss_histmap_csv(m, hs->recs, n, &hs->fmt)) {
-		fclose(m);
-		fprintf(app->f, "\n" SS_HIST_CSV_HEADER "\n%s\n", buf);
-	} else {
-		fclose(m);
-	}
-	free(buf);
-}
-
 /* After the interval's table: this interval's histograms. */
 static int hist_interval(struct ss_app *app, void *st)
 {
@@ -234,15 +195,9 @@ static int hist_interval(struct ss_app *app, void *st)
 	hs->fmt.time_s = (double)app->iv.end_realtime_ns / 1e9;
 	if (o->quiet)
 		return 0; /* for the exporter only (app->hist) */
-	if (o->csv) {
-		print_csv(app, hs, n);
-	} else if (o->json) {
-		ss_histmap_json(app->f, hs->recs, n, &hs->fmt);
-	} else {
-		if (o->hist_only && o->timestamp)
-			print_timestamp(app->f, app->iv.end_realtime_ns);
-		ss_histmap_text(app->f, hs->recs, n, &hs->fmt);
-	}
+	hs->fmt.realtime_ns = app->iv.end_realtime_ns;
+	hs->e.f = app->f;
+	ss_histmap_print(&hs->e, hs->recs, n, &hs->fmt);
 	fflush(app->f);
 	return 0;
 }

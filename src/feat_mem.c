@@ -183,7 +183,7 @@ static int mem_configure(struct ss_app *app, void *st)
 {
 	struct mem_state *mem = st;
 	const struct ss_opts *o = &app->o;
-	bool names = o->per_cgroup || o->verbose || o->csv || o->json;
+	bool names = o->per_cgroup || o->verbose || app->fmt != SS_FMT_TABLE;
 	char mount[PATH_MAX];
 	int ret;
 

@@ -53,6 +53,7 @@ struct trace_cpu {
 
 struct trace_state {
 	struct ss_trace_fmt fmt;
+	struct ss_emit e; /* the report's stream in the run's format */
 	FILE *f;
 	struct perf_reader **readers;
 	struct trace_cpu *cpus;
@@ -66,7 +67,7 @@ static void on_event(void *cookie, void *raw, int size)
 	struct trace_cpu *c = cookie;
 	struct trace_state *tr = c->tr;
 
-	if (size < 0 || ss_trace_print(&tr->fmt, tr->f, raw, size)) {
+	if (size < 0 || ss_trace_print(&tr->fmt, raw, size)) {
 		tr->bad++;
 		return;
 	}
@@ -243,29 +244,25 @@ static void trace_summary(const struct ss_app *app,
 		events += tr->cpus[i].events;
 		lost += tr->cpus[i].lost;
 		if (app->o.verbose)
-			fprintf(stderr,
-				"switchstat: CPU %d: %" PRIu64
-				" events, %" PRIu64 " lost\n",
+			ss_diag("CPU %d: %" PRIu64 " events, %" PRIu64 " lost",
 				tr->cpus[i].cpu, tr->cpus[i].events,
 				tr->cpus[i].lost);
 	}
-	fprintf(stderr,
-		"switchstat: %" PRIu64 " events traced, %" PRIu64 " lost",
-		events, lost);
 	if (missed >= 0)
-		fprintf(stderr, ", %" PRId64 " missed", missed);
-	fputc('\n', stderr);
+		ss_diag("%" PRIu64 " events traced, %" PRIu64 " lost, %" PRId64
+			" missed",
+			events, lost, missed);
+	else
+		ss_diag("%" PRIu64 " events traced, %" PRIu64 " lost", events,
+			lost);
 	if (missed > 0)
-		fprintf(stderr,
-			"switchstat: %" PRId64
+		ss_diag("%" PRId64
 			" switches missed: the kernel skipped the probe while "
 			"another BPF program or bpf() call was active on the "
-			"CPU\n",
+			"CPU",
 			missed);
 	if (tr->bad)
-		fprintf(stderr,
-			"switchstat: %" PRIu64 " records too short, skipped\n",
-			tr->bad);
+		ss_diag("%" PRIu64 " records too short, skipped", tr->bad);
 }
 
 /* --trace replaces the interval loop: print records until the end. */
@@ -276,23 +273,19 @@ static int trace_run(struct ss_app *app, void *st)
 	uint64_t end = app->o.duration_s
 			       ? now + app->o.duration_s * 1000000000ULL
 			       : UINT64_MAX;
-	bool machine = app->o.csv || app->o.json;
 	uint64_t last_flush = now;
 	int ret = 0;
 
 	if (!app->o.trace)
 		return -1;
-	ss_trace_fmt_init(&tr->fmt, &app->o, now, ss_clock_ns(CLOCK_REALTIME),
-			  app->info.nr_counters, app->info.ctr_name,
-			  app->info.counters_na);
+	ss_emit_init(&tr->e, app->f, app->fmt);
+	ss_trace_fmt_init(&tr->fmt, &tr->e, app->o.timestamp, now,
+			  ss_clock_ns(CLOCK_REALTIME), app->info.nr_counters,
+			  app->info.ctr_name, app->info.counters_na);
 	tr->fmt.ktime_offset_ns = ss_timens_mono_offset();
-	if (machine)
-		fprintf(stderr,
-			"Tracing context switches... Hit Ctrl-C to end.\n");
-	else
-		fprintf(app->f,
-			"Tracing context switches... Hit Ctrl-C to end.\n");
-	ss_trace_header(&tr->fmt, app->f);
+	ss_emit_banner(&tr->e, "Tracing context switches... Hit Ctrl-C to end.",
+		       0);
+	ss_trace_header(&tr->fmt);
 	fflush(app->f);
 
 	while (!ss_exiting) {

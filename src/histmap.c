@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* histmap.c - sort and print one interval's histograms (text, CSV, JSON). */
+/* histmap.c - sort and print one interval's histograms through the emitter. */
 #include "histmap.h"
 
-#include <ctype.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
 #include "hist.h"
-#include "json.h"
-#include "output.h"
 
 static const char *const kind_names[SS_HK_MAX] = { "oncpu", "offcpu", "runq" };
 static const char *const kind_titles[SS_HK_MAX] = { "on-CPU time",
@@ -115,126 +113,170 @@ static bool shown(struct walk *w, const struct ss_hist_rec *r,
 	return true;
 }
 
-/* comm with control bytes as '?', always terminated */
-static void printable_comm(const char *comm, char *buf)
-{
-	int i;
-
-	for (i = 0; i < SS_COMM_LEN && comm[i]; i++)
-		buf[i] = isprint((unsigned char)comm[i]) ? comm[i] : '?';
-	buf[i] = '\0';
-}
-
 /* ss_histmap_text - see histmap.h */
-void ss_histmap_text(FILE *f, const struct ss_hist_rec *r, size_t n,
+void ss_histmap_text(struct ss_emit *e, const struct ss_hist_rec *r, size_t n,
 		     const struct ss_hist_fmt *fmt)
 {
 	struct walk w = { .kind = -1U };
 	unsigned int title = -1U;
-	char comm[SS_COMM_LEN + 1];
+	char comm[SS_COMM_LEN + 1], line[64];
 
 	for (size_t i = 0; i < n; i++) {
 		if (!shown(&w, &r[i], fmt))
 			continue;
 		if (title != r[i].key.kind) {
 			if (title != -1U)
-				fputc('\n', f);
+				ss_emit_raw(e, "\n");
 			title = r[i].key.kind;
-			fprintf(f, "%s:\n", kind_titles[title]);
+			snprintf(line, sizeof(line), "%s:\n",
+				 kind_titles[title]);
+			ss_emit_raw(e, line);
 		}
 		if (fmt->per) {
-			printable_comm(r[i].val.comm, comm);
-			fprintf(f, "\n%s = %" PRIu32 " %s\n",
-				fmt->per == 2 ? "tid" : "pid",
-				fmt->per == 2 ? r[i].key.tid : r[i].key.tgid,
-				comm);
+			ss_printable(comm, sizeof(comm), r[i].val.comm,
+				     SS_COMM_LEN);
+			snprintf(line, sizeof(line), "\n%s = %" PRIu32 " %s\n",
+				 fmt->per == 2 ? "tid" : "pid",
+				 fmt->per == 2 ? r[i].key.tid : r[i].key.tgid,
+				 comm);
+			ss_emit_raw(e, line);
 		}
-		ss_print_log2_hist(f, r[i].val.slots, SS_HIST_SLOTS,
+		ss_emit_flush(e);
+		ss_print_log2_hist(e->f, r[i].val.slots, SS_HIST_SLOTS,
 				   fmt->ms ? "msecs" : "usecs");
 	}
 	if (title != -1U)
-		fputc('\n', f);
+		ss_emit_raw(e, "\n");
 }
 
-/* ss_histmap_csv - see histmap.h */
-size_t ss_histmap_csv(FILE *f, const struct ss_hist_rec *r, size_t n,
+enum {
+	F_TIME,
+	F_KIND,
+	F_UNIT,
+	F_PID,
+	F_TID,
+	F_COMM,
+	F_LOW,
+	F_HIGH,
+	F_COUNT,
+	F_MAX,
+};
+
+/* slot records: machine formats only, so no table headers */
+static const struct ss_field fields[F_MAX] = {
+	[F_TIME] = { .key = "time", .unit = "s", .decimals = 3 },
+	[F_KIND] = { .key = "kind" },
+	[F_UNIT] = { .key = "unit" },
+	[F_PID] = { .key = "pid" },
+	[F_TID] = { .key = "tid" },
+	[F_COMM] = { .key = "comm" },
+	[F_LOW] = { .key = "low" },
+	[F_HIGH] = { .key = "high" },
+	[F_COUNT] = { .key = "count", .unit = "count" },
+};
+
+/* ss_histmap_header - see histmap.h */
+void ss_histmap_header(struct ss_emit *e)
+{
+	if (!ss_emit_begin_header(e))
+		return;
+	for (int i = 0; i < F_MAX; i++)
+		ss_emit_head(e, &fields[i]);
+	ss_emit_end(e);
+}
+
+/* ss_histmap_records - see histmap.h */
+size_t ss_histmap_records(struct ss_emit *e, const struct ss_hist_rec *r,
+			  size_t n, const struct ss_hist_fmt *fmt)
+{
+	const char *unit = fmt->ms ? "msecs" : "usecs";
+	struct walk w = { .kind = -1U };
+	size_t recs = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ss_hist_rec *h = &r[i];
+
+		if (!shown(&w, h, fmt))
+			continue;
+		for (unsigned int s = 0; s < SS_HIST_SLOTS; s++) {
+			uint64_t low, high;
+
+			if (!h->val.slots[s])
+				continue;
+			ss_hist_slot_bounds(s, &low, &high);
+			ss_emit_begin(e, "hist");
+			ss_emit_double(e, &fields[F_TIME], fmt->time_s);
+			ss_emit_str(e, &fields[F_KIND],
+				    ss_hist_kind_name(h->key.kind), 16);
+			ss_emit_str(e, &fields[F_UNIT], unit, 8);
+			if (fmt->per)
+				ss_emit_u64(e, &fields[F_PID], h->key.tgid);
+			else
+				ss_emit_null(e, &fields[F_PID]);
+			if (fmt->per == 2)
+				ss_emit_u64(e, &fields[F_TID], h->key.tid);
+			else
+				ss_emit_null(e, &fields[F_TID]);
+			if (fmt->per)
+				ss_emit_str(e, &fields[F_COMM], h->val.comm,
+					    SS_COMM_LEN);
+			else
+				ss_emit_null(e, &fields[F_COMM]);
+			ss_emit_u64(e, &fields[F_LOW], low);
+			ss_emit_u64(e, &fields[F_HIGH], high);
+			ss_emit_u64(e, &fields[F_COUNT], h->val.slots[s]);
+			ss_emit_end(e);
+			recs++;
+		}
+	}
+	return recs;
+}
+
+/* records ss_histmap_records would write */
+static size_t count_records(const struct ss_hist_rec *r, size_t n,
+			    const struct ss_hist_fmt *fmt)
+{
+	struct walk w = { .kind = -1U };
+	size_t recs = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!shown(&w, &r[i], fmt))
+			continue;
+		for (unsigned int s = 0; s < SS_HIST_SLOTS; s++)
+			recs += r[i].val.slots[s] != 0;
+	}
+	return recs;
+}
+
+/* ss_histmap_print - see histmap.h */
+void ss_histmap_print(struct ss_emit *e, const struct ss_hist_rec *r, size_t n,
 		      const struct ss_hist_fmt *fmt)
 {
-	struct walk w = { .kind = -1U };
-	size_t lines = 0;
+	bool block;
 
-	for (size_t i = 0; i < n; i++) {
-		const struct ss_hist_rec *h = &r[i];
-
-		if (!shown(&w, h, fmt))
-			continue;
-		for (unsigned int s = 0; s < SS_HIST_SLOTS; s++) {
-			uint64_t low, high;
-
-			if (!h->val.slots[s])
-				continue;
-			ss_hist_slot_bounds(s, &low, &high);
-			fprintf(f, "%.3f,%s,%s,", fmt->time_s,
-				ss_hist_kind_name(h->key.kind),
-				fmt->ms ? "msecs" : "usecs");
-			if (fmt->per)
-				fprintf(f, "%" PRIu32, h->key.tgid);
-			fputc(',', f);
-			if (fmt->per == 2)
-				fprintf(f, "%" PRIu32, h->key.tid);
-			fputc(',', f);
-			if (fmt->per)
-				ss_csv_field(f, h->val.comm, SS_COMM_LEN);
-			fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%llu\n", low, high,
-				(unsigned long long)h->val.slots[s]);
-			lines++;
-		}
+	if (e->fmt == SS_FMT_TABLE) {
+		if (fmt->timestamp)
+			ss_emit_timestamp(e, fmt->realtime_ns);
+		ss_histmap_text(e, r, n, fmt);
+		return;
 	}
-	return lines;
-}
-
-/* ss_histmap_json - see histmap.h */
-void ss_histmap_json(FILE *f, const struct ss_hist_rec *r, size_t n,
-		     const struct ss_hist_fmt *fmt)
-{
-	struct walk w = { .kind = -1U };
-
-	for (size_t i = 0; i < n; i++) {
-		const struct ss_hist_rec *h = &r[i];
-
-		if (!shown(&w, h, fmt))
-			continue;
-		for (unsigned int s = 0; s < SS_HIST_SLOTS; s++) {
-			struct json_obj o;
-			uint64_t low, high;
-
-			if (!h->val.slots[s])
-				continue;
-			ss_hist_slot_bounds(s, &low, &high);
-			json_begin(&o, f);
-			json_key_str(&o, "type", "hist", 8);
-			json_key_double(&o, "time", fmt->time_s, 3);
-			json_key_str(&o, "kind", ss_hist_kind_name(h->key.kind),
-				     16);
-			json_key_str(&o, "unit", fmt->ms ? "msecs" : "usecs",
-				     8);
-			if (fmt->per)
-				json_key_u64(&o, "pid", h->key.tgid);
-			else
-				json_key_null(&o, "pid");
-			if (fmt->per == 2)
-				json_key_u64(&o, "tid", h->key.tid);
-			else
-				json_key_null(&o, "tid");
-			if (fmt->per)
-				json_key_str(&o, "comm", h->val.comm,
-					     SS_COMM_LEN);
-			else
-				json_key_null(&o, "comm");
-			json_key_u64(&o, "low", low);
-			json_key_u64(&o, "high", high);
-			json_key_u64(&o, "count", h->val.slots[s]);
-			json_end(&o);
-		}
+	if (fmt->alone) {
+		ss_histmap_header(e);
+		ss_histmap_records(e, r, n, fmt);
+		return;
 	}
+	/* beside the interval rows: a block with its own header, if any */
+	if (!count_records(r, n, fmt))
+		return;
+	ss_emit_reset_header(e);
+	block = ss_emit_begin_header(e);
+	if (block) {
+		ss_emit_raw(e, "\n");
+		for (int i = 0; i < F_MAX; i++)
+			ss_emit_head(e, &fields[i]);
+		ss_emit_end(e);
+	}
+	ss_histmap_records(e, r, n, fmt);
+	if (block)
+		ss_emit_raw(e, "\n");
 }

@@ -2,7 +2,8 @@
 /*
  * histmap.h - one interval's histograms as drained from the BPF `hist` map
  * (key: kind and process/thread, value: comm and log2 slot counts), sorted
- * and printed as text (bcc's print_log2_hist layout), CSV rows or NDJSON.
+ * and printed through the emitter: text (bcc's print_log2_hist layout) in
+ * the table format, one record per non-empty slot in the others.
  */
 #ifndef SWITCHSTAT_HISTMAP_H
 #define SWITCHSTAT_HISTMAP_H
@@ -13,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "emit.h"
 #include "../probes/shared.h"
 #include "../probes/hist_shared.h"
 
@@ -28,6 +30,9 @@ struct ss_hist_fmt {
 	bool ms; /* slots count msecs (-m), else usecs */
 	unsigned int top; /* at most this many histograms per kind; 0: all */
 	double time_s; /* CSV/JSON `time`: wall clock at the interval's end, s */
+	uint64_t realtime_ns; /* the same in ns, for the table's HH:MM:SS */
+	bool timestamp; /* table: HH:MM:SS line first (-T with -H) */
+	bool alone; /* histograms are the whole output (-H) */
 };
 
 /*
@@ -61,33 +66,38 @@ void ss_hist_slot_bounds(unsigned int i, uint64_t *low, uint64_t *high);
 void ss_histmap_sort(struct ss_hist_rec *r, size_t n);
 
 /*
- * ss_histmap_text - print sorted records as text: per kind a title line
- * ("on-CPU time:", "off-CPU time:", "run-queue latency:"), then for each
- * histogram (at most fmt->top per kind) an optional "pid = N comm" /
- * "tid = N comm" line and ss_print_log2_hist() with "usecs" or "msecs",
- * and a blank line after each kind.  Empty histograms are skipped.
+ * ss_histmap_text - the table format: sorted records as text: per kind a
+ * title line ("on-CPU time:", "off-CPU time:", "run-queue latency:"), then
+ * for each histogram (at most fmt->top per kind) an optional "pid = N
+ * comm" / "tid = N comm" line and ss_print_log2_hist() with "usecs" or
+ * "msecs", and a blank line after each kind.  Empty histograms are skipped.
  */
-void ss_histmap_text(FILE *f, const struct ss_hist_rec *r, size_t n,
+void ss_histmap_text(struct ss_emit *e, const struct ss_hist_rec *r, size_t n,
 		     const struct ss_hist_fmt *fmt);
 
-/* The header line of the CSV histogram block. */
-#define SS_HIST_CSV_HEADER "time,kind,unit,pid,tid,comm,low,high,count"
+/*
+ * ss_histmap_header - the header record of the slot records (CSV:
+ * time,kind,unit,pid,tid,comm,low,high,count) when the format wants one.
+ */
+void ss_histmap_header(struct ss_emit *e);
 
 /*
- * ss_histmap_csv - one CSV line per non-empty slot of each record:
- * time,kind,unit,pid,tid,comm,low,high,count (no header).  pid is empty for the
- * one-histogram mode, tid empty unless per thread, comm empty when neither;
- * low/high are in usecs (msecs with -m).  Returns the lines written.
+ * ss_histmap_records - one record (type "hist") per non-empty slot: time,
+ * kind, unit ("usecs" or "msecs"), pid (null for the one-histogram mode),
+ * tid (null unless per thread), comm (null when neither), low, high (in
+ * the unit), count.  No header.  Returns the records written.
  */
-size_t ss_histmap_csv(FILE *f, const struct ss_hist_rec *r, size_t n,
+size_t ss_histmap_records(struct ss_emit *e, const struct ss_hist_rec *r,
+			  size_t n, const struct ss_hist_fmt *fmt);
+
+/*
+ * ss_histmap_print - one interval's histograms on @e: in the table format
+ * ss_histmap_text (after an HH:MM:SS line with fmt->timestamp); else the
+ * slot records, with their header once when they are the whole output
+ * (fmt->alone), else each interval as a block: a blank line, the header,
+ * the records, a blank line (nothing when there are none).
+ */
+void ss_histmap_print(struct ss_emit *e, const struct ss_hist_rec *r, size_t n,
 		      const struct ss_hist_fmt *fmt);
-
-/*
- * ss_histmap_json - one NDJSON object per non-empty slot: {"type":"hist",
- * "time","kind","unit":"usecs"|"msecs","pid","tid","comm","low","high",
- * "count"}, null where the CSV field would be empty.
- */
-void ss_histmap_json(FILE *f, const struct ss_hist_rec *r, size_t n,
-		     const struct ss_hist_fmt *fmt);
 
 #endif

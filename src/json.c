@@ -132,24 +132,18 @@ void json_key_u64(struct json_obj *o, const char *key, uint64_t v)
 	fprintf(o->f, "%" PRIu64, v);
 }
 
-void json_key_double(struct json_obj *o, const char *key, double v,
-		     int decimals)
+size_t json_fmt_double(char *buf, size_t len, double v, int decimals)
 {
-	/* DBL_MAX has 309 integer digits; 17 decimals, sign, point, NUL */
-	char buf[512];
 	const char *dp;
 	char *q;
 
-	json_key(o, key);
-	if (!isfinite(v)) {
-		fputs("null", o->f);
-		return;
-	}
+	if (!isfinite(v))
+		return snprintf(buf, len, "null");
 	if (decimals < 0)
 		decimals = 0;
 	if (decimals > 17)
 		decimals = 17;
-	snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+	snprintf(buf, len, "%.*f", decimals, v);
 	/* %f uses the LC_NUMERIC decimal point, JSON needs '.' */
 	dp = localeconv()->decimal_point;
 	if (dp && strcmp(dp, ".") != 0 && *dp) {
@@ -160,6 +154,17 @@ void json_key_double(struct json_obj *o, const char *key, double v,
 				strlen(q + strlen(dp)) + 1);
 		}
 	}
+	return strlen(buf);
+}
+
+void json_key_double(struct json_obj *o, const char *key, double v,
+		     int decimals)
+{
+	/* DBL_MAX has 309 integer digits; 17 decimals, sign, point, NUL */
+	char buf[512];
+
+	json_key(o, key);
+	json_fmt_double(buf, sizeof(buf), v, decimals);
 	fputs(buf, o->f);
 }
 

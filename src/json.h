@@ -47,6 +47,13 @@ void json_key_u64(struct json_obj *o, const char *key, uint64_t v);
 void json_key_double(struct json_obj *o, const char *key, double v,
 		     int decimals);
 
+/*
+ * json_fmt_double - @v as a JSON number with @decimals digits after the
+ * point (clamped to 0..17), '.' whatever LC_NUMERIC says; NaN and +-Inf as
+ * null.  @len >= 512 holds any double.  Returns the length.
+ */
+size_t json_fmt_double(char *buf, size_t len, double v, int decimals);
+
 /* json_key_null - add "key": null member. */
 void json_key_null(struct json_obj *o, const char *key);
 

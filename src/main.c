@@ -46,10 +46,9 @@ static int setup(struct ss_app *app)
 		return 1;
 	}
 	if (app->o.verbose)
-		fprintf(stderr,
-			"switchstat: kernel headers for compiling: %s "
+		ss_diag("kernel headers for compiling: %s "
 			"(probes read only tracepoint fields and helpers, "
-			"never kernel structs)\n",
+			"never kernel structs)",
 			app->bpf.headers);
 	t0 = ss_clock_ns(CLOCK_MONOTONIC);
 	ret = ss_features_phase(app, SS_PHASE_CONFIGURE);
@@ -57,10 +56,10 @@ static int setup(struct ss_app *app)
 		return ret;
 	t_conf = ss_clock_ns(CLOCK_MONOTONIC);
 	if (app->o.verbose) {
-		fprintf(stderr, "switchstat: BPF cflags:");
+		ss_diag_raw("switchstat: BPF cflags:");
 		for (int i = 0; i < app->ncflags; i++)
-			fprintf(stderr, " %s", app->cflags[i]);
-		fprintf(stderr, "\n");
+			ss_diag_raw(" %s", app->cflags[i]);
+		ss_diag_raw("\n");
 	}
 
 	if (ss_bpf_compile(&app->bpf, switchstat_bpf_text, app->cflags,
@@ -101,6 +100,7 @@ static void out_init(struct ss_app *app)
 	struct ss_out *out = &app->out;
 
 	out->o = &app->o;
+	out->fmt = app->fmt;
 	out->nr_counters = in->nr_counters;
 	memcpy(out->ctr_name, in->ctr_name, sizeof(out->ctr_name));
 	out->counters_na = in->counters_na;
@@ -112,6 +112,7 @@ static void out_init(struct ss_app *app)
 static int run(struct ss_app *app)
 {
 	uint64_t interval_ns = app->o.interval_ms * 1000000ULL;
+	struct ss_emit banner;
 	uint64_t t0;
 
 	if (ss_features_phase(app, SS_PHASE_RESET))
@@ -122,13 +123,9 @@ static int run(struct ss_app *app)
 			       : UINT64_MAX;
 	uint64_t next = t0 + interval_ns;
 
-	if (app->o.csv || app->o.json || app->o.quiet)
-		fprintf(stderr,
-			"Tracing context switches... Hit Ctrl-C to end.\n");
-	else
-		fprintf(app->f,
-			"Tracing context switches... Hit Ctrl-C to end.\n\n");
-	fflush(app->f);
+	ss_emit_init(&banner, app->f, app->fmt);
+	ss_emit_banner(&banner,
+		       "Tracing context switches... Hit Ctrl-C to end.", 1);
 
 	while (!ss_exiting) {
 		uint64_t wake = next < end ? next : end;
@@ -175,6 +172,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "switchstat: %s\n", err);
 		return 1;
 	}
+	app.fmt = ss_format_of(&app.o);
 	if (ss_check_target("/proc", app.o.pid, app.o.tid, err, sizeof(err))) {
 		fprintf(stderr, "switchstat: %s\n", err);
 		fprintf(stderr, "Try 'switchstat -h' for more information.\n");

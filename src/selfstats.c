@@ -17,6 +17,7 @@
 #include <linux/bpf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -79,31 +80,56 @@ static int selfstats_configure(struct ss_app *app, void *st)
 	if (old == 0 && write_sysctl(1) == 0) {
 		ss->restore = true;
 	} else if (old != 1 && fd < 0) {
-		fprintf(stderr,
-			"switchstat: --self-stats: cannot enable BPF run-time "
+		ss_diag("--self-stats: cannot enable BPF run-time "
 			"stats (BPF_ENABLE_STATS: %s; %s not writable; "
-			"needs CAP_SYS_ADMIN)\n",
+			"needs CAP_SYS_ADMIN)",
 			strerror(err), STATS_SYSCTL);
 		return 1;
 	}
 	if (app->o.verbose)
-		fprintf(stderr,
-			"switchstat: bpf_stats on (was %d, restored at exit)\n",
-			old);
+		ss_diag("bpf_stats on (was %d, restored at exit)", old);
 	return 0;
 }
 
-/* At the end of a run that went well: each program's cost. */
+/* The cost table: one record per BPF program. */
+static const struct ss_field prog_fields[] = {
+	{ .key = "program", .head = "PROGRAM", .width = -34 },
+	{ .key = "runs", .head = "RUNS", .unit = "count", .width = 12 },
+	{ .key = "ns_per_run",
+	  .head = "NS/RUN",
+	  .unit = "ns",
+	  .width = 10,
+	  .table_decimals = 1,
+	  .decimals = 1 },
+	{ .key = "total_ms",
+	  .head = "TOTAL(ms)",
+	  .unit = "ms",
+	  .width = 12,
+	  .table_decimals = 3,
+	  .decimals = 3 },
+};
+
+/*
+ * At the end of a run that went well: each program's cost, as a table on
+ * the report (stderr when the report is CSV or JSON).
+ */
 static void selfstats_report(struct ss_app *app, void *st)
 {
-	FILE *f = app->o.csv || app->o.json ? stderr : app->f;
+	struct ss_emit e;
 	struct rusage ru;
+	FILE *f;
 
 	if (!app->o.self_stats)
 		return;
+	ss_emit_init(&e, app->f, app->fmt);
+	f = ss_emit_aside(&e);
+	ss_emit_init(&e, f, SS_FMT_TABLE);
 	fprintf(f, "self-stats: cost of the BPF programs (bpf_stats)\n");
-	fprintf(f, "%-34s %12s %10s %12s\n", "PROGRAM", "RUNS", "NS/RUN",
-		"TOTAL(ms)");
+	ss_emit_begin_header(&e);
+	for (size_t i = 0; i < sizeof(prog_fields) / sizeof(prog_fields[0]);
+	     i++)
+		ss_emit_head(&e, &prog_fields[i]);
+	ss_emit_end(&e);
 	for (int i = 0; i < app->bpf.nprogs; i++) {
 		struct bpf_prog_info info;
 		uint32_t len = sizeof(info);
@@ -114,11 +140,16 @@ static void selfstats_report(struct ss_app *app, void *st)
 				app->bpf.prog_name[i], strerror(errno));
 			continue;
 		}
-		fprintf(f, "%-34s %12" PRIu64 " %10.1f %12.3f\n",
-			app->bpf.prog_name[i], (uint64_t)info.run_cnt,
-			info.run_cnt ? (double)info.run_time_ns / info.run_cnt
-				     : 0.0,
-			info.run_time_ns / 1e6);
+		ss_emit_begin(&e, "bpf_prog");
+		ss_emit_str(&e, &prog_fields[0], app->bpf.prog_name[i],
+			    SIZE_MAX);
+		ss_emit_u64(&e, &prog_fields[1], info.run_cnt);
+		ss_emit_double(&e, &prog_fields[2],
+			       info.run_cnt
+				       ? (double)info.run_time_ns / info.run_cnt
+				       : 0.0);
+		ss_emit_double(&e, &prog_fields[3], info.run_time_ns / 1e6);
+		ss_emit_end(&e);
 		if (info.recursion_misses)
 			fprintf(f,
 				"%-34s %12" PRIu64 " runs missed (recursion)\n",

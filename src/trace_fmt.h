@@ -18,18 +18,19 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "opts.h"
+#include "emit.h"
 #include "../probes/shared.h"
 #include "../probes/trace_event.h"
+
+/* fixed columns: time .. slice_ns */
+#define SS_TRACE_NCOLS 11
 
 /* longest state string: "S|D|T|t|X|Z|P|I+" and a NUL */
 #define SS_STATE_STR_LEN 20
 
 /* What the formatter needs besides the event. */
 struct ss_trace_fmt {
-	bool csv, json; /* neither: table */
-	bool wall_clock; /* -T: table TIME as HH:MM:SS.uuuuuu */
-	uint64_t start_ns; /* CLOCK_MONOTONIC at start: table TIME(s) zero */
+	struct ss_emit *e; /* output stream and format */
 	int64_t mono_to_real_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC */
 	/*
 	 * added to each event's bpf_ktime_get_ns() time: the time namespace's
@@ -38,20 +39,23 @@ struct ss_trace_fmt {
 	int64_t ktime_offset_ns;
 	int nr_counters; /* perf counter columns */
 	bool counters_na; /* counters not measured: n/a, null, empty */
+	struct ss_field fields[SS_TRACE_NCOLS]; /* fixed columns, time first */
+	struct ss_field ctr_field[SS_MAX_COUNTERS];
 	char ctr_key[SS_MAX_COUNTERS][32]; /* CSV/JSON key: cache_misses */
-	char ctr_head[SS_MAX_COUNTERS][32]; /* table header: CACHE-MISSES */
-	int ctr_width[SS_MAX_COUNTERS]; /* table column width */
+	char ctr_head[SS_MAX_COUNTERS][32]; /* table header: LLC-MISS */
 };
 
 /*
- * ss_trace_fmt_init - formats from the options (--csv, --json, -T), the
- * clocks at start (ns) and the perf counter names (e.g. "cache-misses";
- * NULL or 0 names: no counter columns).
+ * ss_trace_fmt_init - lines to the emitter @e (its stream and format);
+ * @wall_clock (-T): table TIME as HH:MM:SS.uuuuuu, else seconds since
+ * start; the clocks at start (ns) and the perf counter names (e.g.
+ * "cache-misses", headed as in the interval table; NULL or 0 names: no
+ * counter columns).
  */
-void ss_trace_fmt_init(struct ss_trace_fmt *t, const struct ss_opts *o,
-		       uint64_t start_mono_ns, uint64_t start_real_ns,
-		       int nr_counters, const char (*ctr_name)[32],
-		       bool counters_na);
+void ss_trace_fmt_init(struct ss_trace_fmt *t, struct ss_emit *e,
+		       bool wall_clock, uint64_t start_mono_ns,
+		       uint64_t start_real_ns, int nr_counters,
+		       const char (*ctr_name)[32], bool counters_na);
 
 /*
  * ss_trace_state_str - prev_state as the kernel's sched_switch trace
@@ -71,7 +75,7 @@ const char *ss_trace_state_str(uint64_t prev_state, char *buf, size_t len);
 int ss_trace_voluntary(uint64_t prev_state);
 
 /* ss_trace_header - table header line or CSV header row; JSON: nothing. */
-void ss_trace_header(const struct ss_trace_fmt *t, FILE *f);
+void ss_trace_header(const struct ss_trace_fmt *t);
 
 /*
  * ss_trace_print - one event (raw perf record of size bytes) as a table
@@ -79,7 +83,6 @@ void ss_trace_header(const struct ss_trace_fmt *t, FILE *f);
  * it carries (SS_TRACE_EVENT_SIZE); missing counters print as n/a.
  * Returns 0, or -1 (nothing printed) if size is below SS_TRACE_EVENT_SIZE(0).
  */
-int ss_trace_print(const struct ss_trace_fmt *t, FILE *f, const void *raw,
-		   size_t size);
+int ss_trace_print(const struct ss_trace_fmt *t, const void *raw, size_t size);
 
 #endif

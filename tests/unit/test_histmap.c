@@ -14,13 +14,15 @@
 #include "hist.h"
 #include "histmap.h"
 
-/* Output of fn(f, ...) as a malloc'ed string. */
-#define CAPTURE(call)                                   \
+/* Output of fn(e, ...) in format fmt as a malloc'ed string. */
+#define CAPTURE(fmt, call)                              \
 	({                                              \
 		char *buf_ = NULL;                      \
 		size_t len_ = 0;                        \
 		FILE *f = open_memstream(&buf_, &len_); \
+		struct ss_emit em_, *e = &em_;          \
 		cr_assert_not_null(f);                  \
+		ss_emit_init(e, f, fmt);                \
 		call;                                   \
 		cr_assert_eq(fclose(f), 0);             \
 		buf_;                                   \
@@ -148,7 +150,7 @@ Test(histmap, text_one_histogram_per_kind)
 	r[0].val.slots[1] = 2;
 	r[1].val.slots[0] = 1;
 	r[1].val.slots[2] = 4;
-	out = CAPTURE(ss_histmap_text(f, r, 2, &fmt));
+	out = CAPTURE(SS_FMT_TABLE, ss_histmap_text(e, r, 2, &fmt));
 	/* clang-format off */
 	cr_expect_str_eq(out,
 		"on-CPU time:\n"
@@ -180,7 +182,7 @@ Test(histmap, text_per_process_msecs_top_and_empty)
 	r[0].val.slots[0] = 3;
 	r[1].val.slots[0] = 1;
 	r[2].val.slots[0] = 1; /* third of the kind: over -n 2 */
-	out = CAPTURE(ss_histmap_text(f, r, 4, &fmt));
+	out = CAPTURE(SS_FMT_TABLE, ss_histmap_text(e, r, 4, &fmt));
 	/* clang-format off */
 	cr_expect_str_eq(out,
 		"run-queue latency:\n"
@@ -203,11 +205,11 @@ Test(histmap, text_per_thread_and_nothing_when_empty)
 	struct ss_hist_fmt fmt = { .per = 2 };
 	char *out;
 
-	out = CAPTURE(ss_histmap_text(f, &r, 1, &fmt));
+	out = CAPTURE(SS_FMT_TABLE, ss_histmap_text(e, &r, 1, &fmt));
 	cr_expect_str_eq(out, "");
 	free(out);
 	r.val.slots[10] = 7;
-	out = CAPTURE(ss_histmap_text(f, &r, 1, &fmt));
+	out = CAPTURE(SS_FMT_TABLE, ss_histmap_text(e, &r, 1, &fmt));
 	cr_expect(strstr(out, "off-CPU time:\n\ntid = 43 worker\n") == out,
 		  "%s", out);
 	cr_expect(strstr(out, "      1024 -> 2047       : 7        |"), "%s",
@@ -225,7 +227,7 @@ Test(histmap, csv_rows)
 
 	r[0].val.slots[0] = 1;
 	r[0].val.slots[10] = 9;
-	out = CAPTURE(n = ss_histmap_csv(f, r, 1, &fmt));
+	out = CAPTURE(SS_FMT_CSV, n = ss_histmap_records(e, r, 1, &fmt));
 	cr_expect_eq(n, 2);
 	cr_expect_str_eq(
 		out, "1700000000.250,runq,usecs,42,43,\"a,b\",0,1,1\n"
@@ -234,13 +236,14 @@ Test(histmap, csv_rows)
 
 	fmt.per = 0;
 	r[1].val.slots[26] = 2;
-	out = CAPTURE(n = ss_histmap_csv(f, &r[1], 1, &fmt));
+	out = CAPTURE(SS_FMT_CSV, n = ss_histmap_records(e, &r[1], 1, &fmt));
 	cr_expect_eq(n, 1);
 	cr_expect_str_eq(
 		out, "1700000000.250,oncpu,usecs,,,,67108864,134217727,2\n");
 	free(out);
-	cr_expect_str_eq(SS_HIST_CSV_HEADER,
-			 "time,kind,unit,pid,tid,comm,low,high,count");
+	out = CAPTURE(SS_FMT_CSV, ss_histmap_header(e));
+	cr_expect_str_eq(out, "time,kind,unit,pid,tid,comm,low,high,count\n");
+	free(out);
 }
 
 Test(histmap, json_rows)
@@ -251,7 +254,7 @@ Test(histmap, json_rows)
 	char *out;
 
 	r[0].val.slots[1] = 4;
-	out = CAPTURE(ss_histmap_json(f, r, 1, &fmt));
+	out = CAPTURE(SS_FMT_JSON, ss_histmap_records(e, r, 1, &fmt));
 	cr_expect_str_eq(out,
 			 "{\"type\":\"hist\",\"time\":12.500,"
 			 "\"kind\":\"offcpu\",\"unit\":\"msecs\","
@@ -262,7 +265,7 @@ Test(histmap, json_rows)
 	fmt.per = 0;
 	fmt.ms = false;
 	r[1].val.slots[0] = 1;
-	out = CAPTURE(ss_histmap_json(f, &r[1], 1, &fmt));
+	out = CAPTURE(SS_FMT_JSON, ss_histmap_records(e, &r[1], 1, &fmt));
 	cr_expect_str_eq(out, "{\"type\":\"hist\",\"time\":12.500,"
 			      "\"kind\":\"offcpu\",\"unit\":\"usecs\","
 			      "\"pid\":null,\"tid\":null,\"comm\":null,"

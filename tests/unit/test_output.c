@@ -89,6 +89,7 @@ static void fixture(struct fixture *fx, const char *const *args)
 	fx->iv.interval_ns = 1000000000;
 	fx->iv.end_realtime_ns = END_NS;
 	fx->out.o = &fx->o;
+	fx->out.fmt = ss_format_of(&fx->o);
 }
 
 static char *render(struct fixture *fx)
@@ -127,7 +128,7 @@ static bool starts(const char *s, const char *prefix)
 static int col_index(const struct ss_out *out, const char *key)
 {
 	for (int i = 0; i < out->ncols; i++)
-		if (!strcmp(out->cols[i].key, key))
+		if (!strcmp(out->cols[i].fd.key, key))
 			return i;
 	return -1;
 }
@@ -403,7 +404,7 @@ Test(output_table, verbose_cgroup_path_keeps_tail)
 	ss_out_init(&fx.out);
 	i = col_index(&fx.out, "cgroup");
 	cr_assert_geq(i, 0);
-	cr_assert(fx.out.cols[i].table && fx.out.cols[i].width == -24);
+	cr_assert(fx.out.cols[i].fd.head && fx.out.cols[i].fd.width == -24);
 	txt = render(&fx);
 	cr_assert_eq(lines(txt, l, 16), 4);
 	cr_expect(strstr(l[0], " CGROUP"), "header '%s'", l[0]);
@@ -891,10 +892,10 @@ Test(output_counters, unknown_event_names)
 	ss_out_init(&fx.out);
 	i = col_index(&fx.out, "r01c2");
 	cr_assert_geq(i, 0);
-	cr_expect_str_eq(fx.out.cols[i].head, "R01C2");
+	cr_expect_str_eq(fx.out.cols[i].fd.head, "R01C2");
 	i = col_index(&fx.out, "context_switches");
 	cr_assert_geq(i, 0);
-	cr_expect_str_eq(fx.out.cols[i].head, "CS");
+	cr_expect_str_eq(fx.out.cols[i].fd.head, "CS");
 	txt = render(&fx);
 	cr_assert_eq(lines(txt, l, 16), 4);
 	cr_expect(strstr(l[0], "    R01C2       CS"), "header '%s'", l[0]);
