@@ -71,7 +71,7 @@ import re, sys
 src, man = sys.argv[1], open(sys.argv[2]).read()
 keys = set(re.findall(r'add_col\(\s*out,\s*"[^"]*",\s*"([a-z_]+)"',
                       open(src + "/src/output.c").read()))
-trace = set(re.findall(r'COL\(COL_\w+,\s*(?:"[^"]*"|NULL),\s*"([a-z_]+)"',
+trace = set(re.findall(r'\[COL_\w+\]\s*=\s*\{\s*\.key\s*=\s*"([a-z_]+)"',
                        open(src + "/src/trace_fmt.c").read()))
 if len(keys) < 10 or len(trace) < 10:
     sys.exit("could not find the column lists (%d, %d keys)" % (len(keys), len(trace)))
