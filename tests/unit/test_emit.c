@@ -258,6 +258,9 @@ Test(emit, format_chosen_from_the_options)
 	cr_expect_str_eq(ss_format_name(SS_FMT_TABLE), "table");
 	cr_expect_str_eq(ss_format_name(SS_FMT_CSV), "csv");
 	cr_expect_str_eq(ss_format_name(SS_FMT_JSON), "json");
+	o.quiet = true; /* -q wins: nothing on stdout */
+	cr_expect_eq(ss_format_of(&o), SS_FMT_NONE);
+	cr_expect_str_eq(ss_format_name(SS_FMT_NONE), "none");
 }
 
 /* human-readable text goes beside a machine-readable stream */
@@ -271,6 +274,17 @@ Test(emit, aside_is_stderr_for_machine_formats)
 	cr_expect_eq(ss_emit_aside(&e), stderr);
 	ss_emit_init(&e, stdout, SS_FMT_JSON);
 	cr_expect_eq(ss_emit_aside(&e), stderr);
+	ss_emit_init(&e, stdout, SS_FMT_NONE);
+	cr_expect_eq(ss_emit_aside(&e), stderr);
+}
+
+/* -q: records, headers and raw text leave nothing on the stream */
+Test(emit, none_writes_nothing)
+{
+	char *s = render(SS_FMT_NONE, "sh", false);
+
+	cr_expect_str_eq(s, "");
+	free(s);
 }
 
 /* ---- primitives ------------------------------------------------------- */
