@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # test_k8s_manifests.sh - deploy/kubernetes validates offline against the
 # Kubernetes API schemas and the Prometheus operator's ServiceMonitor
 # schema (npm kubernetes-models, installed by scripts/setup.sh --tests into

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # test_prom_exposition.sh - switchstat --listen serves /metrics:
 #  - `promtool check metrics` passes on a run with every feature on
 #    (counters, memory, all histograms, per-process labels) while processes

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # test_prom_load.sh - 50 concurrent scrapers for 10 s against switchstat
 # --listen: every request answered 200, no crash, no fd or memory growth
 # (open fds back to the baseline, RSS within 8 MB of it), and accuracy

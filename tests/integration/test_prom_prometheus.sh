@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # test_prom_prometheus.sh - a real Prometheus (Debian's 2.42) on 127.0.0.1
 # scrapes switchstat --listen every second (it negotiates OpenMetrics);
 # a spinner pinned to one CPU and a 1 ms nanosleep loop, each in its own

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # test_prom_verifier.sh - an exporter whose BPF program the verifier
 # rejects at start exits non-zero (1) with the verifier's message, and
 # never serves anything meanwhile (no zeros for Prometheus to store).
