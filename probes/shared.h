@@ -61,6 +61,7 @@ struct ss_cpu {
 	__u64 flt_prev;
 	__u64 flt_delta; /* faults in the slice that just ended */
 	__u64 flt_have_prev; /* 1: flt_prev is valid */
+	__u64 hp_seen; /* hp_epoch[cpu] when last checked (hotplug.bpf.h) */
 	/* enum ss_stat counts of this CPU: cumulative, summed by the host */
 	__u64 stats[SS_NR_STATS];
 };
@@ -82,6 +83,7 @@ enum ss_stat {
 				* the CPU), so the slice's owner is unknown */
 	SS_STAT_FLT_SKIPPED, /* fault deltas skipped: no previous reading,
 				* a read error or a value that went back */
+	SS_STAT_HOTPLUG, /* slices skipped: the CPU was offline */
 	SS_STAT_MAX = SS_NR_STATS,
 };
 

@@ -59,6 +59,15 @@ struct ss_app {
 	char cflag_buf[SS_MAX_CFLAGS][64];
 	int ncflags;
 	void *state[SS_MAX_FEATURES]; /* ss_features[i]'s own state */
+	/*
+	 * CPU hotplug in this interval (feat_hotplug.c): online_ns is the
+	 * time CPUs were online summed over CPUs (0: not tracked), events
+	 * the CPUs that went offline or came back; hotplug_seen: any since
+	 * the start.
+	 */
+	uint64_t iv_online_ns;
+	unsigned int iv_hotplug_events;
+	bool hotplug_seen;
 };
 
 /* Set by the SIGINT/SIGTERM handler; every loop checks it. */

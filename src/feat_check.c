@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * feat_check.c - after each interval's other output: the --check closure
- * line (tasks + filtered + idle time against CPUs x interval) and, with
+ * line (tasks + filtered + idle time against CPUs x interval, or against
+ * the CPU time online once a CPU has gone offline) and, with
  * -v, the interval's row count and probe statistics, both on stderr.
  */
 #include <inttypes.h>
@@ -17,13 +18,21 @@ static void print_check(struct ss_app *app)
 	uint64_t want = iv->interval_ns * app->ncpus_online;
 	uint64_t got = rows + idle + other;
 
+	/* since a CPU went offline: the CPU time online, from feat_hotplug */
+	if (app->hotplug_seen && app->iv_online_ns)
+		want = app->iv_online_ns;
 	if (app->o.idle) /* idle rows are already in rows */
 		got -= idle;
-	ss_diag_raw("check: tasks %.1f ms + filtered %.1f ms + idle %.1f ms = "
-		    "%.1f ms of %d CPUs x %.1f ms (%.1f%%)\n",
+	ss_diag_raw("check: tasks %.1f ms + filtered %.1f ms + idle %.1f ms = ",
 		    (rows - (app->o.idle ? idle : 0)) / 1e6, other / 1e6,
-		    idle / 1e6, got / 1e6, app->ncpus_online,
-		    iv->interval_ns / 1e6, want ? 100.0 * got / want : 0.0);
+		    idle / 1e6);
+	if (app->hotplug_seen)
+		ss_diag_raw("%.1f ms of %.1f ms CPU time online", got / 1e6,
+			    want / 1e6);
+	else
+		ss_diag_raw("%.1f ms of %d CPUs x %.1f ms", got / 1e6,
+			    app->ncpus_online, iv->interval_ns / 1e6);
+	ss_diag_raw(" (%.1f%%)\n", want ? 100.0 * got / want : 0.0);
 }
 
 static int check_interval(struct ss_app *app, void *st)
@@ -31,7 +40,8 @@ static int check_interval(struct ss_app *app, void *st)
 	if (app->o.check)
 		print_check(app);
 	if (app->o.verbose)
-		ss_diag("%zu rows, %" PRIu64 " switches, skipped "
+		ss_diag_raw(
+			"switchstat: %zu rows, %" PRIu64 " switches, skipped "
 			"slices: %" PRIu64 " first, %" PRIu64 " missed switch, "
 			"%" PRIu64 " clock; %" PRIu64 " dropped; counter "
 			"deltas skipped: %" PRIu64 " first, %" PRIu64
@@ -45,10 +55,15 @@ static int check_interval(struct ss_app *app, void *st)
 			app->iv.stats[SS_STAT_CTR_BACKWARDS],
 			app->iv.stats[SS_STAT_CTR_ERROR]);
 	if (app->o.verbose && app->o.memory)
-		fprintf(stderr, "; fault deltas skipped: %" PRIu64,
-			app->iv.stats[SS_STAT_FLT_SKIPPED]);
+		ss_diag_raw("; fault deltas skipped: %" PRIu64,
+			    app->iv.stats[SS_STAT_FLT_SKIPPED]);
+	if (app->o.verbose && app->hotplug_seen)
+		ss_diag_raw("; CPU hotplug: %u events, %" PRIu64
+			    " slices skipped (spanning offline time)",
+			    app->iv_hotplug_events,
+			    app->iv.stats[SS_STAT_HOTPLUG]);
 	if (app->o.verbose)
-		fprintf(stderr, "\n");
+		ss_diag_raw("\n");
 	return 0;
 }
 

@@ -12,7 +12,8 @@
  * 1 ms and at most 10 ms: a slice whose owner is unknown because a switch
  * was missed (see SS_STAT_MISSED) is skipped, so checkpoints also bound
  * what one missed switch can lose.  A timer interrupt does not switch
- * tasks: switch counts unchanged.
+ * tasks: switch counts unchanged.  A CPU that comes back online gets a
+ * new event (cpu_up): the kernel leaves the old one off.
  */
 #include <errno.h>
 #include <linux/bpf.h>
@@ -22,6 +23,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "cpu_events.h"
+#include "cpus.h"
 #include "feat_checkpoints.h"
 
 #define CKPT_DIV 200 /* checkpoints per interval */
@@ -30,6 +33,7 @@
 
 struct ckpt_state {
 	uint64_t period_ns; /* checkpoint period; 0: no checkpoints */
+	struct ss_cpu_events ev; /* the cpu-clock events, running the program */
 };
 
 static int ckpt_configure(struct ss_app *app, void *st)
@@ -51,14 +55,21 @@ static int ckpt_configure(struct ss_app *app, void *st)
 }
 
 /*
- * Open a cpu-clock event on each online CPU (offline ones fail with
- * ENODEV and are skipped) and run ss_checkpoint at every period.
+ * Open a cpu-clock event on each online CPU (offline ones are skipped) and
+ * run ss_checkpoint at every period.
  */
 static int ckpt_attach(struct ss_app *app, void *st)
 {
 	struct ckpt_state *cp = st;
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = cp->period_ns,
+		.disabled = 1,
+	};
 	char err[SS_ERR_LEN];
-	int prog, n = 0;
+	int prog, n;
 
 	if (!cp->period_ns)
 		return 0;
@@ -68,39 +79,39 @@ static int ckpt_attach(struct ss_app *app, void *st)
 		fprintf(stderr, "switchstat: %s\n", err);
 		return 1;
 	}
-	for (int cpu = 0; cpu < app->ncpus_possible; cpu++) {
-		struct perf_event_attr attr = {
-			.type = PERF_TYPE_SOFTWARE,
-			.size = sizeof(attr),
-			.config = PERF_COUNT_SW_CPU_CLOCK,
-			.sample_period = cp->period_ns,
-			.disabled = 1,
-		};
-		int fd = syscall(__NR_perf_event_open, &attr, -1, cpu, -1,
-				 PERF_FLAG_FD_CLOEXEC);
-
-		if (fd < 0 && errno == ENODEV)
-			continue;
-		if (fd < 0 || ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog) ||
-		    ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) ||
-		    ss_bpf_add_link(&app->bpf, fd)) {
-			fprintf(stderr,
-				"switchstat: cannot attach the interval "
-				"checkpoint (cpu-clock perf event) on CPU %d: "
-				"%s\n",
-				cpu, strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			return 1;
-		}
-		n++;
+	n = ss_cpu_events_open(&cp->ev, &attr, app->ncpus_possible, NULL);
+	if (n > 0) {
+		cp->ev.prog_fd = prog;
+		n = ss_cpu_events_attach(&cp->ev);
+		if (!n)
+			return 0;
 	}
 	if (!n) {
 		fprintf(stderr, "switchstat: no online CPU for the interval "
 				"checkpoints\n");
 		return 1;
 	}
-	return 0;
+	fprintf(stderr,
+		"switchstat: cannot attach the interval checkpoint (cpu-clock "
+		"perf event): %s\n",
+		strerror(-n));
+	return 1;
+}
+
+/* CPU cpu is back online: a new checkpoint event there. */
+static int ckpt_cpu_up(struct ss_app *app, void *st, int cpu)
+{
+	struct ckpt_state *cp = st;
+
+	return cp->period_ns && cp->ev.fd ? ss_cpu_events_reopen(&cp->ev, cpu)
+					  : 0;
+}
+
+static void ckpt_close(struct ss_app *app, void *st)
+{
+	struct ckpt_state *cp = st;
+
+	ss_cpu_events_close(&cp->ev);
 }
 
 const struct ss_feature ss_feat_checkpoints = {
@@ -108,4 +119,6 @@ const struct ss_feature ss_feat_checkpoints = {
 	.state_size = sizeof(struct ckpt_state),
 	.configure = ckpt_configure,
 	.attach = ckpt_attach,
+	.close = ckpt_close,
+	.cpu_up = ckpt_cpu_up,
 };

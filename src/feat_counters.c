@@ -32,6 +32,7 @@ struct ctr_state {
 	int nr; /* events opened and loaded into the probe */
 	int ncpus; /* possible CPUs: columns of fd */
 	int *fd; /* [nr][ncpus]; -1 where not open */
+	int map[SS_MAX_EVENTS]; /* the ctrN maps holding them */
 };
 
 static int *fd_at(struct ctr_state *ctr, int ev, int cpu)
@@ -246,6 +247,7 @@ static int ctr_attach(struct ss_app *app, void *st)
 				name);
 			return 1;
 		}
+		ctr->map[i] = map;
 		for (int cpu = 0; cpu < ctr->ncpus; cpu++) {
 			int fd = *fd_at(ctr, i, cpu);
 
@@ -263,6 +265,39 @@ static int ctr_attach(struct ss_app *app, void *st)
 	return 0;
 }
 
+/*
+ * CPU cpu is back online: open each counter there again and put the new
+ * fd in its map (the kernel leaves the old event off).  The probe takes a
+ * new baseline (probes/hotplug.bpf.h).  0 or -errno of the first failure.
+ */
+static int ctr_cpu_up(struct ss_app *app, void *st, int cpu)
+{
+	struct ctr_state *ctr = st;
+	int first = 0;
+
+	for (int i = 0; i < ctr->nr && cpu < ctr->ncpus; i++) {
+		struct perf_event_attr attr;
+		int *slot = fd_at(ctr, i, cpu);
+		int fd;
+
+		ss_perf_attr(&ctr->ev[i], &attr);
+		fd = syscall(SYS_perf_event_open, &attr, -1, cpu, -1,
+			     PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0 ||
+		    bpf_update_elem(ctr->map[i], &cpu, &fd, BPF_ANY)) {
+			if (!first)
+				first = -errno;
+			if (fd >= 0)
+				close(fd);
+			continue;
+		}
+		if (*slot >= 0)
+			close(*slot);
+		*slot = fd;
+	}
+	return first;
+}
+
 static void ctr_close(struct ss_app *app, void *st)
 {
 	struct ctr_state *ctr = st;
@@ -278,4 +313,5 @@ const struct ss_feature ss_feat_counters = {
 	.configure = ctr_configure,
 	.attach = ctr_attach,
 	.close = ctr_close,
+	.cpu_up = ctr_cpu_up,
 };

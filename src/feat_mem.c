@@ -242,6 +242,21 @@ static int mem_attach(struct ss_app *app, void *st)
 	return 0;
 }
 
+/* CPU cpu is back online: new fault events there (the old ones stay off). */
+static int mem_cpu_up(struct ss_app *app, void *st, int cpu)
+{
+	struct mem_state *mem = st;
+	int ret = 0;
+
+	for (int i = 0; mem->faults_on && i < 2; i++) {
+		int r = ss_cpu_events_reopen(&mem->flt[i], cpu);
+
+		if (r && !ret)
+			ret = r;
+	}
+	return ret;
+}
+
 static void mem_close(struct ss_app *app, void *st)
 {
 	struct mem_state *mem = st;
@@ -264,4 +279,5 @@ const struct ss_feature ss_feat_mem = {
 	.configure = mem_configure,
 	.attach = mem_attach,
 	.close = mem_close,
+	.cpu_up = mem_cpu_up,
 };

@@ -85,6 +85,23 @@ int ss_feature_table_run(const struct ss_feature *const *tab, size_t nfeat,
 	return -1;
 }
 
+/* ss_feature_table_cpu_up - see feature.h */
+int ss_feature_table_cpu_up(const struct ss_feature *const *tab, size_t nfeat,
+			    struct ss_app *app, int cpu)
+{
+	int first = 0;
+
+	for (size_t i = 0; i < nfeat; i++) {
+		int ret = tab[i]->cpu_up
+				  ? tab[i]->cpu_up(app, app->state[i], cpu)
+				  : 0;
+
+		if (ret && !first)
+			first = ret;
+	}
+	return first;
+}
+
 /* ss_feature_table_free - see feature.h */
 void ss_feature_table_free(const struct ss_feature *const *tab, size_t nfeat,
 			   struct ss_app *app)

@@ -48,6 +48,13 @@ struct ss_feature {
 	void (*finish)(struct ss_app *app, void *st);
 	/* at exit, after the probes are detached; also after a failure */
 	void (*close)(struct ss_app *app, void *st);
+	/*
+	 * CPU @cpu came back online (from the hotplug thread, between start
+	 * and finish, never during another phase's call into this feature):
+	 * reopen the feature's perf events on it, which the kernel leaves
+	 * off.  0 or -errno.
+	 */
+	int (*cpu_up)(struct ss_app *app, void *st, int cpu);
 };
 
 enum ss_phase {
@@ -84,6 +91,13 @@ int ss_feature_table_phase(const struct ss_feature *const *tab, size_t nfeat,
 int ss_feature_table_run(const struct ss_feature *const *tab, size_t nfeat,
 			 struct ss_app *app);
 
+/*
+ * ss_feature_table_cpu_up - call every feature's cpu_up for @cpu; returns
+ * the first non-zero return (the others still run).
+ */
+int ss_feature_table_cpu_up(const struct ss_feature *const *tab, size_t nfeat,
+			    struct ss_app *app, int cpu);
+
 /* ss_feature_table_free - free the states ss_feature_table_init made. */
 void ss_feature_table_free(const struct ss_feature *const *tab, size_t nfeat,
 			   struct ss_app *app);
@@ -107,6 +121,9 @@ int ss_features_phase(struct ss_app *app, enum ss_phase phase);
  * exit code, or -1 when none does (use the interval loop).
  */
 int ss_features_run(struct ss_app *app);
+
+/* ss_features_cpu_up - ss_feature_table_cpu_up over the program's table. */
+int ss_features_cpu_up(struct ss_app *app, int cpu);
 
 /* ss_features_free - release the states (after SS_PHASE_CLOSE). */
 void ss_features_free(struct ss_app *app);

@@ -9,6 +9,7 @@
 #include "feat_core.h"
 #include "feat_counters.h"
 #include "feat_hist.h"
+#include "feat_hotplug.h"
 #include "feat_mem.h"
 #include "feat_prom.h"
 #include "feat_trace.h"
@@ -25,6 +26,7 @@
  */
 static const struct ss_feature *const ss_features[] = {
 	&ss_feat_core, /* switch accounting, interval table */
+	&ss_feat_hotplug, /* CPUs going offline and back */
 	&ss_feat_counters, /* perf counters (-e) */
 	&ss_feat_hist, /* --hist */
 	&ss_feat_checkpoints, /* interval checkpoints */
@@ -56,6 +58,12 @@ int ss_features_phase(struct ss_app *app, enum ss_phase phase)
 int ss_features_run(struct ss_app *app)
 {
 	return ss_feature_table_run(ss_features, NFEATURES, app);
+}
+
+/* ss_features_cpu_up - see feature.h */
+int ss_features_cpu_up(struct ss_app *app, int cpu)
+{
+	return ss_feature_table_cpu_up(ss_features, NFEATURES, app, cpu);
 }
 
 /* ss_features_free - see feature.h */

@@ -3,7 +3,8 @@
  * Unit tests for src/feature.c: phases run over a table of features in
  * table order, each with its own zeroed state; the first non-zero return
  * stops a phase; finish and close reach every feature; run() is taken by
- * the first feature that returns >= 0.
+ * the first feature that returns >= 0; cpu_up reaches every feature that
+ * has it and returns the first failure.
  */
 #include <string.h>
 
@@ -41,6 +42,14 @@ OP(op_configure, 'g')
 OP(op_interval, 'i')
 OP(op_run, 'r')
 
+static int op_cpu_up(struct ss_app *app, void *p, int cpu)
+{
+	struct st *s = p;
+
+	note(s->name, (char)('0' + cpu));
+	return s->ret;
+}
+
 static void op_close(struct ss_app *app, void *p)
 {
 	note(((struct st *)p)->name, 'x');
@@ -52,6 +61,7 @@ static const struct ss_feature fa = {
 	.check = op_check,
 	.on_interval = op_interval,
 	.close = op_close,
+	.cpu_up = op_cpu_up,
 };
 static const struct ss_feature fb = {
 	.name = "b", /* no state, no check */
@@ -64,6 +74,7 @@ static const struct ss_feature fc = {
 	.configure = op_configure,
 	.run = op_run,
 	.close = op_close,
+	.cpu_up = op_cpu_up,
 };
 
 static const struct ss_feature *const tab[] = { &fa, &fc };
@@ -151,4 +162,15 @@ Test(feature, too_many_features_refused)
 		big[i] = &fb;
 	memset(&a2, 0, sizeof(a2));
 	cr_assert_eq(ss_feature_table_init(big, SS_MAX_FEATURES + 1, &a2), -1);
+}
+
+Test(feature, cpu_up_reaches_all_first_failure_returned)
+{
+	struct st *a = app.state[0], *c = app.state[1];
+
+	cr_assert_eq(ss_feature_table_cpu_up(tab, 2, &app, 1), 0);
+	a->ret = -19;
+	c->ret = -24;
+	cr_assert_eq(ss_feature_table_cpu_up(tab, 2, &app, 3), -19);
+	cr_assert_str_eq(trace_buf, "a1c1a3c3", "every feature, each time");
 }

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hotplug.bpf.h - per-CPU state across CPU hotplug.
+ *
+ * Settings (numeric -D macros from src/feat_hotplug.c):
+ *   SS_HP_CPUS  possible CPUs: size of hp_epoch
+ *
+ * The host (src/feat_hotplug.c) hears each CPU go offline and come back
+ * (kernel uevents) and writes hp_epoch[cpu] = down << 32 | up, the number
+ * of times it saw that CPU go down and come up.  Every switch and
+ * checkpoint on a CPU compares it with the value it saw last
+ * (ss_cpu.hp_seen):
+ *   - down changed: the CPU was offline since this CPU's last event, so
+ *     the slice in progress spans the offline time (it is the idle task's,
+ *     from the last switch before the CPU died): it is not charged, the
+ *     next slice starts now, as the first slice after start does;
+ *   - either changed: the host has reopened this CPU's perf events (they
+ *     stay off after the CPU comes back), so the counter and fault
+ *     readings start from a new baseline.
+ * An array lookup per event; no cost beyond that while nothing changes.
+ */
+#ifndef SWITCHSTAT_HOTPLUG_BPF_H
+#define SWITCHSTAT_HOTPLUG_BPF_H
+
+#include "common.bpf.h"
+#include "shared.h"
+
+#ifndef SS_HP_CPUS
+#define SS_HP_CPUS 1
+#endif
+
+BPF_ARRAY(hp_epoch, __u64, SS_HP_CPUS);
+
+/* Apply a hotplug the host saw on this CPU to its state (see above). */
+static __always_inline void ss_hotplug_check(struct ss_cpu *cpu)
+{
+	__u32 idx = bpf_get_smp_processor_id();
+	__u64 *epoch = hp_epoch.lookup(&idx);
+	__u64 e;
+
+	if (!epoch)
+		return;
+	e = *epoch;
+	if (e == cpu->hp_seen)
+		return;
+	if (e >> 32 != cpu->hp_seen >> 32 && cpu->last_switch_ns) {
+		cpu->last_switch_ns = 0;
+		ss_cpu_stat_add(cpu, SS_STAT_HOTPLUG, 1);
+	}
+	cpu->ctr_have_prev = 0;
+	cpu->flt_have_prev = 0;
+	cpu->hp_seen = e;
+}
+
+#endif

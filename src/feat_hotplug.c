@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * feat_hotplug.c - CPUs going offline and coming back while we trace.
+ *
+ * When a CPU goes offline the kernel turns off every perf event bound to
+ * it and leaves them off when the CPU returns; the probes' per-CPU slice
+ * state would also hold a slice spanning the offline time.  A thread
+ * listens to the kernel's uevents (NETLINK_KOBJECT_UEVENT: "offline@" and
+ * "online@/devices/system/cpu/cpuN", sent once the CPU is down or up) and,
+ * where the socket cannot be opened, polls /sys/devices/system/cpu/online
+ * every POLL_MS.  For each CPU that went down or came up it bumps that
+ * CPU's entry in the probes' hp_epoch map (probes/hotplug.bpf.h: a slice
+ * spanning offline time is dropped, counter readings start a new
+ * baseline); for a CPU that came up it first has every feature reopen its
+ * perf events there (feature.h cpu_up).
+ *
+ * It also keeps the time each CPU was online in each interval (for
+ * --check) and the number of hotplug events (for -v).  A CPU that is down
+ * and up again faster than the uevent arrives has its offline time
+ * charged to its idle task.  Trace mode keeps its per-CPU buffers as they
+ * are: it does not follow hotplug.
+ */
+#define _GNU_SOURCE /* pipe2 */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/netlink.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <bcc/libbpf.h>
+
+#include "cpus.h"
+#include "emit.h"
+#include "feat_hotplug.h"
+
+#define POLL_MS 50 /* without uevents: how often the online mask is read */
+#define UEVENT_BUF 8192
+
+struct hp_state {
+	bool configured; /* the fds below are set (-1 or open) */
+	bool on; /* following hotplug (interval mode) */
+	int ncpus; /* possible CPUs */
+	int epoch_fd; /* hp_epoch map */
+	int nl_fd; /* uevent socket; -1: polling */
+	int stop[2]; /* pipe: closing stop[1] ends the thread */
+	pthread_t thr;
+	bool thr_on;
+	pthread_mutex_t lock; /* the fields below, and the features' fds */
+	bool *online; /* as last seen */
+	uint32_t *down, *up; /* times seen going down / coming up */
+	bool *changed; /* went down or up in this interval */
+	uint64_t *seg_start; /* online since (CLOCK_MONOTONIC ns) */
+	uint64_t *on_acc; /* online time in this interval before going down */
+	uint64_t iv_start; /* start of the interval */
+	unsigned int events; /* in this interval */
+	bool seen; /* any since the start */
+};
+
+/* Tell the probes: CPU cpu went down or came up (hp_epoch[cpu]). */
+static void write_epoch(struct hp_state *hp, int cpu)
+{
+	__u64 v = (__u64)hp->down[cpu] << 32 | hp->up[cpu];
+	__u32 key = cpu;
+
+	if (bpf_update_elem(hp->epoch_fd, &key, &v, BPF_ANY))
+		ss_diag("CPU %d hotplug: updating BPF map "
+			"hp_epoch: %s",
+			cpu, strerror(errno));
+}
+
+/* CPU cpu went down (up = false) or came up; called with the lock held. */
+static void transition(struct ss_app *app, struct hp_state *hp, int cpu,
+		       bool up)
+{
+	uint64_t now = ss_clock_ns(CLOCK_MONOTONIC);
+	int ret = 0;
+
+	if (cpu < 0 || cpu >= hp->ncpus || hp->online[cpu] == up)
+		return;
+	if (up) {
+		/* new perf events first: the probes re-baseline after */
+		ret = ss_features_cpu_up(app, cpu);
+		hp->up[cpu]++;
+		hp->seg_start[cpu] = now;
+	} else {
+		hp->down[cpu]++;
+		if (hp->seg_start[cpu] < hp->iv_start)
+			hp->seg_start[cpu] = hp->iv_start;
+		hp->on_acc[cpu] += now - hp->seg_start[cpu];
+	}
+	write_epoch(hp, cpu);
+	hp->online[cpu] = up;
+	hp->changed[cpu] = true;
+	hp->events++;
+	hp->seen = true;
+	if (app->o.verbose)
+		ss_diag("CPU %d %s%s%s", cpu,
+			up ? "came back online: perf events reopened"
+			   : "went offline",
+			ret ? ", except: " : "", ret ? strerror(-ret) : "");
+}
+
+/* Compare the online mask with what we saw; apply the differences. */
+static void resync(struct ss_app *app, struct hp_state *hp)
+{
+	bool *now = calloc(hp->ncpus, sizeof(*now));
+
+	if (now && !ss_online_cpus(now, hp->ncpus)) {
+		pthread_mutex_lock(&hp->lock);
+		for (int c = 0; c < hp->ncpus; c++)
+			transition(app, hp, c, now[c]);
+		pthread_mutex_unlock(&hp->lock);
+	}
+	free(now);
+}
+
+/*
+ * The CPU of a uevent message ("online@/devices/system/cpu/cpu3\0...");
+ * *up says which.  Returns -1 for any other message.
+ */
+static int uevent_cpu(const char *msg, size_t len, bool *up)
+{
+	static const char on[] = "online@/devices/system/cpu/cpu";
+	static const char off[] = "offline@/devices/system/cpu/cpu";
+	const char *p;
+	char *end;
+	long cpu;
+
+	if (len > sizeof(on) - 1 && !strncmp(msg, on, sizeof(on) - 1)) {
+		*up = true;
+		p = msg + sizeof(on) - 1;
+	} else if (len > sizeof(off) - 1 &&
+		   !strncmp(msg, off, sizeof(off) - 1)) {
+		*up = false;
+		p = msg + sizeof(off) - 1;
+	} else {
+		return -1;
+	}
+	if (*p < '0' || *p > '9')
+		return -1;
+	cpu = strtol(p, &end, 10);
+	if (*end || cpu > 65535)
+		return -1;
+	return (int)cpu;
+}
+
+/* Read every pending uevent; the kernel's (sender pid 0) only. */
+static void read_uevents(struct ss_app *app, struct hp_state *hp)
+{
+	static char buf[UEVENT_BUF + 1];
+
+	for (;;) {
+		struct sockaddr_nl sa;
+		struct iovec iov = { buf, UEVENT_BUF };
+		struct msghdr mh = { .msg_name = &sa,
+				     .msg_namelen = sizeof(sa),
+				     .msg_iov = &iov,
+				     .msg_iovlen = 1 };
+		ssize_t n = recvmsg(hp->nl_fd, &mh, MSG_DONTWAIT);
+		bool up;
+		int cpu;
+
+		if (n < 0 && errno == ENOBUFS) {
+			resync(app, hp); /* lost some: read the mask */
+			continue;
+		}
+		if (n < 0)
+			return;
+		if (sa.nl_pid != 0)
+			continue;
+		buf[n] = '\0';
+		cpu = uevent_cpu(buf, n, &up);
+		if (cpu < 0)
+			continue;
+		pthread_mutex_lock(&hp->lock);
+		transition(app, hp, cpu, up);
+		pthread_mutex_unlock(&hp->lock);
+	}
+}
+
+struct thread_arg {
+	struct ss_app *app;
+	struct hp_state *hp;
+};
+
+static void *hp_thread(void *arg)
+{
+	struct ss_app *app = ((struct thread_arg *)arg)->app;
+	struct hp_state *hp = ((struct thread_arg *)arg)->hp;
+
+	free(arg);
+	for (;;) {
+		struct pollfd p[2] = { { .fd = hp->stop[0], .events = POLLIN },
+				       { .fd = hp->nl_fd, .events = POLLIN } };
+		int n = poll(p, hp->nl_fd >= 0 ? 2 : 1,
+			     hp->nl_fd >= 0 ? -1 : POLL_MS);
+
+		if (n < 0 && errno != EINTR)
+			break;
+		if (p[0].revents)
+			break;
+		if (hp->nl_fd >= 0 && (p[1].revents & POLLIN))
+			read_uevents(app, hp);
+		else if (hp->nl_fd < 0)
+			resync(app, hp);
+	}
+	return NULL;
+}
+
+static int uevent_socket(void)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = 1 };
+	int size = 1 << 20;
+	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC,
+			NETLINK_KOBJECT_UEVENT);
+
+	if (fd < 0)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int hp_configure(struct ss_app *app, void *st)
+{
+	struct hp_state *hp = st;
+
+	hp->nl_fd = -1;
+	hp->stop[0] = hp->stop[1] = -1;
+	hp->epoch_fd = -1;
+	hp->configured = true;
+	if (ss_app_define(app, "SS_HP_CPUS", app->ncpus_possible)) {
+		ss_diag("too many BPF cflags");
+		return 1;
+	}
+	hp->on = !app->o.trace;
+	return 0;
+}
+
+static int hp_attach(struct ss_app *app, void *st)
+{
+	struct hp_state *hp = st;
+	int n = app->ncpus_possible;
+
+	if (!hp->on)
+		return 0;
+	hp->ncpus = n;
+	hp->epoch_fd = ss_bpf_map_fd(&app->bpf, "hp_epoch");
+	hp->online = calloc(n, sizeof(*hp->online));
+	hp->changed = calloc(n, sizeof(*hp->changed));
+	hp->down = calloc(n, sizeof(*hp->down));
+	hp->up = calloc(n, sizeof(*hp->up));
+	hp->seg_start = calloc(n, sizeof(*hp->seg_start));
+	hp->on_acc = calloc(n, sizeof(*hp->on_acc));
+	if (hp->epoch_fd < 0 || !hp->online || !hp->changed || !hp->down ||
+	    !hp->up || !hp->seg_start || !hp->on_acc) {
+		ss_diag("CPU hotplug: BPF map hp_epoch "
+			"missing or out of memory");
+		return 1;
+	}
+	if (ss_online_cpus(hp->online, n))
+		for (int c = 0; c < n; c++)
+			hp->online[c] = true;
+	pthread_mutex_init(&hp->lock, NULL);
+	return 0;
+}
+
+/* After every attach: the perf events the thread may reopen exist. */
+static int hp_start(struct ss_app *app, void *st)
+{
+	struct hp_state *hp = st;
+	struct thread_arg *arg;
+	sigset_t all, old;
+	int err;
+
+	if (!hp->on)
+		return 0;
+	hp->nl_fd = uevent_socket();
+	if (app->o.verbose)
+		ss_diag("CPU hotplug: %s",
+			hp->nl_fd >= 0 ? "kernel uevents followed"
+				       : "no uevent socket: polling "
+					 "/sys/devices/system/cpu/online");
+	arg = malloc(sizeof(*arg));
+	if (!arg || pipe2(hp->stop, O_CLOEXEC)) {
+		free(arg);
+		ss_diag("CPU hotplug: %s", strerror(errno));
+		return 1;
+	}
+	arg->app = app;
+	arg->hp = hp;
+	/* signals (Ctrl-C) go to the main thread, never to this one */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&hp->thr, NULL, hp_thread, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		free(arg);
+		ss_diag("CPU hotplug thread: %s", strerror(err));
+		return 1;
+	}
+	hp->thr_on = true;
+	/* a CPU that changed before the thread listened */
+	resync(app, hp);
+	return 0;
+}
+
+/* Start of the interval loop: nothing before it counts. */
+static int hp_reset(struct ss_app *app, void *st)
+{
+	struct hp_state *hp = st;
+
+	if (!hp->on)
+		return 0;
+	pthread_mutex_lock(&hp->lock);
+	hp->iv_start = ss_clock_ns(CLOCK_MONOTONIC);
+	hp->events = 0;
+	for (int c = 0; c < hp->ncpus; c++) {
+		hp->changed[c] = false;
+		hp->on_acc[c] = 0;
+	}
+	pthread_mutex_unlock(&hp->lock);
+	return 0;
+}
+
+/*
+ * Runs after the core feature collected the interval: the CPU time online
+ * in it (iv.interval_ns for each CPU that stayed online; from the
+ * transition times for the others) and the events, for --check and -v.
+ */
+static int hp_interval(struct ss_app *app, void *st)
+{
+	struct hp_state *hp = st;
+	uint64_t now, total = 0;
+
+	if (!hp->on)
+		return 0;
+	pthread_mutex_lock(&hp->lock);
+	now = ss_clock_ns(CLOCK_MONOTONIC);
+	for (int c = 0; c < hp->ncpus; c++) {
+		uint64_t on = hp->on_acc[c];
+
+		if (!hp->changed[c]) {
+			on = hp->online[c] ? app->iv.interval_ns : 0;
+		} else if (hp->online[c]) {
+			uint64_t s = hp->seg_start[c] > hp->iv_start
+					     ? hp->seg_start[c]
+					     : hp->iv_start;
+
+			on += now > s ? now - s : 0;
+		}
+		total += on;
+		hp->changed[c] = false;
+		hp->on_acc[c] = 0;
+	}
+	app->iv_online_ns = total;
+	app->iv_hotplug_events = hp->events;
+	app->hotplug_seen = hp->seen;
+	hp->events = 0;
+	hp->iv_start = now;
+	pthread_mutex_unlock(&hp->lock);
+	return 0;
+}
+
+static void stop_thread(struct hp_state *hp)
+{
+	if (hp->thr_on) {
+		close(hp->stop[1]);
+		hp->stop[1] = -1;
+		pthread_join(hp->thr, NULL);
+		hp->thr_on = false;
+	}
+}
+
+/* Probes still attached: stop reopening events before they go. */
+static void hp_finish(struct ss_app *app, void *st)
+{
+	stop_thread(st);
+}
+
+static void hp_close(struct ss_app *app, void *st)
+{
+	struct hp_state *hp = st;
+
+	if (!hp->configured)
+		return;
+	stop_thread(hp);
+	if (hp->stop[0] >= 0)
+		close(hp->stop[0]);
+	if (hp->stop[1] >= 0)
+		close(hp->stop[1]);
+	if (hp->nl_fd >= 0)
+		close(hp->nl_fd);
+	hp->stop[0] = hp->stop[1] = hp->nl_fd = -1;
+	free(hp->online);
+	free(hp->changed);
+	free(hp->down);
+	free(hp->up);
+	free(hp->seg_start);
+	free(hp->on_acc);
+	hp->online = hp->changed = NULL;
+	hp->down = hp->up = NULL;
+	hp->seg_start = hp->on_acc = NULL;
+}
+
+const struct ss_feature ss_feat_hotplug = {
+	.name = "hotplug",
+	.state_size = sizeof(struct hp_state),
+	.configure = hp_configure,
+	.attach = hp_attach,
+	.start = hp_start,
+	.reset = hp_reset,
+	.on_interval = hp_interval,
+	.finish = hp_finish,
+	.close = hp_close,
+};

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# test_hotplug.sh - a CPU going offline and coming back while tracing.
+#
+# The kernel turns a CPU's perf events off when it goes offline and leaves
+# them off when it returns, and the slice in progress on it spans the
+# offline time.  switchstat -L -e cpu-clock --check -v runs 1 s intervals
+# while CPU 1 is taken offline for 3 s and brought back, then a spinner
+# pinned to CPU 1 runs for 4 s, is frozen (SIGSTOP) and its schedstat read.
+#  - closure: every interval's tasks + idle is at most 101 % of the CPU time
+#    online, and at least 99 % less one checkpoint period (interval / 200)
+#    per slice skipped for a missed switch (-v counts them; a missed switch
+#    loses its slice up to the next checkpoint);
+#  - no thread row over 101 % of one CPU in any interval;
+#  - the spinner's on-CPU time is within 2 % of its schedstat, and its
+#    cpu-clock counter within 1 % of its on-CPU time (the counter was
+#    reopened on CPU 1);
+#  - the interval checkpoints ran on every online CPU: their run count
+#    (--self-stats) is at least 85 % of the CPU time online over the
+#    checkpoint period (without a new event on CPU 1 it is near 65 %;
+#    periods are lost while other BPF programs or map syscalls run);
+#  - -v counted the two hotplug events.
+# CPU 1 is put back online on every exit path.  Skipped (77) when CPU 1
+# cannot be taken offline here.
+. "$(dirname "$0")/lib.sh"
+
+need_root
+ONLINE=/sys/devices/system/cpu/cpu1/online
+[ -w "$ONLINE" ] || skip "$ONLINE is not writable (no CPU hotplug here)"
+[ "$(cat "$ONLINE")" = 1 ] || skip "CPU 1 is offline already"
+[ -x "$WORKLOADS/spinner" ] || fail "workload spinner not built in $WORKLOADS"
+command -v taskset >/dev/null || skip "taskset (util-linux) not installed"
+
+hp_cleanup() {
+	echo 1 >"$ONLINE" 2>/dev/null
+	cleanup
+}
+trap hp_cleanup EXIT
+
+# cpu1_is STATE: CPU 1 is online (1) or offline (0) per the kernel
+cpu1_is() {
+	local i
+	for i in $(seq 1 200); do
+		[ "$(cat "$ONLINE")" = "$1" ] && return 0
+		sleep 0.01
+	done
+	fail "CPU 1 did not become $1"
+}
+
+# checks N: wait until the tool has printed N --check lines
+checks() {
+	local i
+	for i in $(seq 1 600); do
+		[ "$(grep -c '^check:' "$T/h.err")" -ge "$1" ] && return 0
+		sleep 0.05
+	done
+	fail "switchstat printed fewer than $1 intervals"
+}
+
+start_tool h -L -e cpu-clock --check -v --self-stats --csv -i 1000
+checks 1
+echo 0 >"$ONLINE" || fail "cannot take CPU 1 offline"
+cpu1_is 0
+sleep 3 # the offline time being tested
+echo 1 >"$ONLINE" || fail "cannot bring CPU 1 back online"
+cpu1_is 1
+bg taskset -c 1 "$WORKLOADS/spinner" 0
+SP=$BG_LAST
+sleep 4 # the spinner's run
+freeze "$SP"
+sched=$(schedstat_sum "$SP")
+stop_tool
+
+python3 - "$T/h.out" "$T/h.err" "$SP" "$sched" <<'PY' || fail "see above"
+import csv, re, sys
+out, err, sp, sched = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+period_ms = 1000 / 200
+ok = True
+checks, verbose = [], []
+for line in open(err, errors="replace"):
+    m = re.match(r"check: .* = ([\d.]+) ms of .*\(([\d.]+)%\)", line)
+    if m:
+        checks.append(line.strip())
+    if re.search(r"\d+ missed switch", line):
+        verbose.append(line)
+if len(checks) != len(verbose) or len(checks) < 8:
+    print("FAIL: %d check lines, %d -v lines" % (len(checks), len(verbose)))
+    sys.exit(1)
+events = 0
+online_ms = 0
+for c, v in zip(checks, verbose):
+    m = re.search(r"= ([\d.]+) ms of ([\d.]+) ms CPU time online", c)
+    if m:
+        got, want = float(m.group(1)), float(m.group(2))
+    else:
+        m = re.search(r"= ([\d.]+) ms of (\d+) CPUs x ([\d.]+) ms", c)
+        got, want = float(m.group(1)), int(m.group(2)) * float(m.group(3))
+    missed = int(re.search(r"(\d+) missed switch", v).group(1))
+    h = re.search(r"CPU hotplug: (\d+) events", v)
+    events += int(h.group(1)) if h else 0
+    online_ms += want
+    pct = 100 * got / want
+    low = 99 - 100 * missed * period_ms / want
+    good = low <= pct <= 101
+    ok &= good
+    print("  %s closure %.1f%% (allowed %.1f-101%%, %d missed): %s" %
+          ("ok  " if good else "FAIL", pct, low, missed, c))
+rows = list(csv.DictReader(open(out, errors="surrogateescape")))
+for r in rows:
+    if float(r["cpu_pct"]) > 101:
+        print("FAIL: thread %s (%s) at %s: %s%% of one CPU" %
+              (r["tid"], r["comm"], r["time"], r["cpu_pct"]))
+        ok = False
+mine = [r for r in rows if r["tid"] == sp]
+oncpu = sum(float(r["oncpu_ns"]) for r in mine)
+clock = sum(float(r["cpu_clock"] or 0) for r in mine)
+err_s = abs(oncpu - sched) / sched * 100 if sched else 100
+err_c = abs(clock - oncpu) / oncpu * 100 if oncpu else 100
+print("  spinner: on-CPU %.1f ms, schedstat %.1f ms (%.2f%%, limit 2%%); "
+      "cpu-clock %.1f ms (%.2f%% of on-CPU, limit 1%%)" %
+      (oncpu / 1e6, sched / 1e6, err_s, clock / 1e6, err_c))
+ok &= err_s <= 2 and err_c <= 1
+runs = [int(l.split()[1]) for l in open(err, errors="replace")
+        if l.startswith("ss_checkpoint ")]
+want_runs = online_ms / period_ms
+print("  checkpoints: %s runs for %.0f ms of CPU time online (%.0f periods)" %
+      (runs, online_ms, want_runs))
+ok &= len(runs) == 1 and runs[0] >= 0.85 * want_runs
+print("  CPU hotplug events counted by -v: %d (want 2)" % events)
+ok &= events == 2
+sys.exit(0 if ok else 1)
+PY
+pass "CPU hotplug: events reopened, no slice spans the offline time"
