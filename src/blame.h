@@ -14,11 +14,6 @@
 #include "../probes/shared.h"
 #include "../probes/blame_shared.h"
 
-/* CSV header of the blame rows, per task and per cgroup (-G). */
-#define SS_BLAME_CSV_HEADER \
-	"time,victim_pid,victim_comm,culprit_pid,culprit_comm,delay_ns"
-#define SS_BLAME_CSV_HEADER_CGROUP "time,victim_cgroup,culprit_cgroup,delay_ns"
-
 /* One victim/culprit pair of an interval. */
 struct ss_blame_row {
 	struct ss_blame_key key;

@@ -5,8 +5,8 @@
  * (probes/blame.bpf.h), and the per-culprit view: who inflicted how much.
  * Victims and culprits are processes, threads (-L) or cgroups (-G).
  */
-#include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +15,6 @@
 #include "blame.h"
 #include "cgroup.h"
 #include "feat_blame.h"
-#include "json.h"
 #include "map_drain.h"
 #include "output.h"
 
@@ -26,7 +25,8 @@
 struct blame_state {
 	struct ss_map_drain map;
 	struct ss_blame_row *rows, *culprits;
-	bool ready, csv_header_done;
+	bool ready;
+	struct ss_emit e; /* CSV, JSON records (the table is print_table) */
 };
 
 static int blame_check(struct ss_app *app, void *st)
@@ -41,11 +41,13 @@ static int blame_check(struct ss_app *app, void *st)
 
 static int blame_configure(struct ss_app *app, void *st)
 {
+	struct blame_state *bs = st;
 	const struct ss_opts *o = &app->o;
 	int by = o->per_cgroup ? 2 : o->per_thread ? 1 : 0, ok = 0;
 
 	if (!o->blame)
 		return 0;
+	ss_emit_init(&bs->e, app->f, app->fmt);
 	if (!ss_tracepoint_exists("sched", "sched_wakeup") ||
 	    !ss_tracepoint_exists("sched", "sched_wakeup_new") ||
 	    !ss_tracepoint_exists("sched", "sched_migrate_task")) {
@@ -189,16 +191,6 @@ static void side_of(const struct ss_app *app, bool culprit,
 	}
 }
 
-/* Printable copy of s (control bytes become '?'), at most len - 1 bytes. */
-static void printable(const char *s, char *buf, size_t len)
-{
-	size_t i;
-
-	for (i = 0; s[i] && i + 1 < len; i++)
-		buf[i] = isprint((unsigned char)s[i]) ? s[i] : '?';
-	buf[i] = '\0';
-}
-
 static void table_side(FILE *f, const struct side *s, bool cgroup)
 {
 	char name[SS_COMM_LEN + 1];
@@ -207,7 +199,7 @@ static void table_side(FILE *f, const struct side *s, bool cgroup)
 		fprintf(f, "%-32.32s ", s->name);
 		return;
 	}
-	printable(s->name, name, sizeof(name));
+	ss_printable(name, sizeof(name), s->name, SIZE_MAX);
 	if (s->task)
 		fprintf(f, "%7u %-16s ", s->pid, name);
 	else
@@ -257,77 +249,87 @@ static void print_table(struct ss_app *app, struct blame_state *bs, size_t n,
 	}
 }
 
-static void csv_side(FILE *f, const struct side *s, bool cgroup)
+/* Slot records (CSV, JSON): the same fields in both. */
+enum {
+	B_TIME,
+	B_VICTIM_PID,
+	B_VICTIM_COMM,
+	B_VICTIM_CGROUP,
+	B_CULPRIT_PID,
+	B_CULPRIT_COMM,
+	B_CULPRIT_CGROUP,
+	B_DELAY,
+	B_MAX,
+};
+
+static const struct ss_field blame_fields[B_MAX] = {
+	[B_TIME] = { .key = "time", .unit = "s", .decimals = 3 },
+	[B_VICTIM_PID] = { .key = "victim_pid" },
+	[B_VICTIM_COMM] = { .key = "victim_comm" },
+	[B_VICTIM_CGROUP] = { .key = "victim_cgroup" },
+	[B_CULPRIT_PID] = { .key = "culprit_pid" },
+	[B_CULPRIT_COMM] = { .key = "culprit_comm" },
+	[B_CULPRIT_CGROUP] = { .key = "culprit_cgroup" },
+	[B_DELAY] = { .key = "delay_ns", .unit = "ns" },
+};
+
+/* the fields of one side: its cgroup (-G), else its pid and comm */
+static void emit_side(struct ss_emit *e, const struct ss_field *f,
+		      const struct side *s, bool cgroup)
 {
 	if (cgroup) {
-		ss_csv_field(f, s->name, 4096);
+		ss_emit_str(e, &f[2], s->name, 4096);
 		return;
 	}
 	if (s->task)
-		fprintf(f, "%u,", s->pid);
+		ss_emit_u64(e, &f[0], s->pid);
 	else
-		fputc(',', f);
-	ss_csv_field(f, s->name, SS_COMM_LEN);
+		ss_emit_null(e, &f[0]);
+	ss_emit_str(e, &f[1], s->name, SS_COMM_LEN);
 }
 
-static void print_csv(struct ss_app *app, struct blame_state *bs, size_t n)
+static void emit_head_side(struct ss_emit *e, const struct ss_field *f,
+			   bool cgroup)
+{
+	if (cgroup) {
+		ss_emit_head(e, &f[2]);
+		return;
+	}
+	ss_emit_head(e, &f[0]);
+	ss_emit_head(e, &f[1]);
+}
+
+/*
+ * One record (type "blame") per victim/culprit pair; CSV: each interval
+ * a block after a blank line, with its header.
+ */
+static void emit_records(struct ss_app *app, struct blame_state *bs, size_t n)
 {
 	bool cg = app->o.per_cgroup;
 	double t = (double)app->iv.end_realtime_ns / 1e9;
-	FILE *f = app->f;
+	struct ss_emit *e = &bs->e;
 
-	fprintf(f, "\n%s\n",
-		cg ? SS_BLAME_CSV_HEADER_CGROUP : SS_BLAME_CSV_HEADER);
+	e->f = app->f;
+	ss_emit_reset_header(e);
+	if (ss_emit_begin_header(e)) {
+		ss_emit_raw(e, "\n");
+		ss_emit_head(e, &blame_fields[B_TIME]);
+		emit_head_side(e, &blame_fields[B_VICTIM_PID], cg);
+		emit_head_side(e, &blame_fields[B_CULPRIT_PID], cg);
+		ss_emit_head(e, &blame_fields[B_DELAY]);
+		ss_emit_end(e);
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct side v, c;
 
 		side_of(app, false, &bs->rows[i], &v);
 		side_of(app, true, &bs->rows[i], &c);
-		fprintf(f, "%.3f,", t);
-		csv_side(f, &v, cg);
-		fputc(',', f);
-		csv_side(f, &c, cg);
-		fprintf(f, ",%llu\n", (unsigned long long)bs->rows[i].delay_ns);
-	}
-}
-
-static void json_side(struct json_obj *o, const char *role,
-		      const struct side *s, bool cgroup)
-{
-	char key[32];
-
-	if (cgroup) {
-		snprintf(key, sizeof(key), "%s_cgroup", role);
-		json_key_str(o, key, s->name, 4096);
-		return;
-	}
-	snprintf(key, sizeof(key), "%s_pid", role);
-	if (s->task)
-		json_key_u64(o, key, s->pid);
-	else
-		json_key_null(o, key);
-	snprintf(key, sizeof(key), "%s_comm", role);
-	json_key_str(o, key, s->name, SS_COMM_LEN);
-}
-
-static void print_json(struct ss_app *app, struct blame_state *bs, size_t n)
-{
-	bool cg = app->o.per_cgroup;
-
-	for (size_t i = 0; i < n; i++) {
-		struct json_obj o;
-		struct side v, c;
-
-		side_of(app, false, &bs->rows[i], &v);
-		side_of(app, true, &bs->rows[i], &c);
-		json_begin(&o, app->f);
-		json_key_str(&o, "type", "blame", 8);
-		json_key_double(&o, "time",
-				(double)app->iv.end_realtime_ns / 1e9, 3);
-		json_side(&o, "victim", &v, cg);
-		json_side(&o, "culprit", &c, cg);
-		json_key_u64(&o, "delay_ns", bs->rows[i].delay_ns);
-		json_end(&o);
+		ss_emit_begin(e, "blame");
+		ss_emit_double(e, &blame_fields[B_TIME], t);
+		emit_side(e, &blame_fields[B_VICTIM_PID], &v, cg);
+		emit_side(e, &blame_fields[B_CULPRIT_PID], &c, cg);
+		ss_emit_u64(e, &blame_fields[B_DELAY], bs->rows[i].delay_ns);
+		ss_emit_end(e);
 	}
 }
 
@@ -346,13 +348,11 @@ static int blame_interval(struct ss_app *app, void *st)
 		return 0;
 	}
 	ss_blame_finish(bs->rows, n);
-	if (app->o.csv) {
-		print_csv(app, bs, n);
-	} else if (app->o.json) {
-		print_json(app, bs, n);
-	} else {
+	if (app->fmt == SS_FMT_TABLE) {
 		nc = ss_blame_by_culprit(bs->rows, n, bs->culprits);
 		print_table(app, bs, n, nc);
+	} else {
+		emit_records(app, bs, n);
 	}
 	fflush(app->f);
 	return 0;
