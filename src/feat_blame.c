@@ -32,8 +32,8 @@ struct blame_state {
 static int blame_check(struct ss_app *app, void *st)
 {
 	if (app->o.blame && app->o.trace) {
-		fprintf(stderr, "switchstat: --blame and --trace cannot be "
-				"used together\n");
+		ss_diag("--blame and --trace cannot be "
+			"used together");
 		return 2;
 	}
 	return 0;
@@ -51,10 +51,10 @@ static int blame_configure(struct ss_app *app, void *st)
 	if (!ss_tracepoint_exists("sched", "sched_wakeup") ||
 	    !ss_tracepoint_exists("sched", "sched_wakeup_new") ||
 	    !ss_tracepoint_exists("sched", "sched_migrate_task")) {
-		fprintf(stderr, "switchstat: --blame needs the "
-				"sched:sched_wakeup, sched_wakeup_new and "
-				"sched_migrate_task tracepoints, not found in "
-				"tracefs\n");
+		ss_diag("--blame needs the "
+			"sched:sched_wakeup, sched_wakeup_new and "
+			"sched_migrate_task tracepoints, not found in "
+			"tracefs");
 		return 1;
 	}
 	ok |= ss_app_define(app, "SS_BLAME", 1);
@@ -69,7 +69,7 @@ static int blame_configure(struct ss_app *app, void *st)
 	if (!ss_app_defined(app, "SS_NEED_EXIT", 1))
 		ok |= ss_app_define(app, "SS_NEED_EXIT", 1);
 	if (ok) {
-		fprintf(stderr, "switchstat: too many BPF cflags\n");
+		ss_diag("too many BPF cflags");
 		return 1;
 	}
 	return 0;
@@ -82,7 +82,7 @@ static int attach_once(struct ss_app *app, const char *fn, const char *tp)
 	if (ss_bpf_prog_loaded(&app->bpf, fn))
 		return 0;
 	if (ss_bpf_attach_tp(&app->bpf, fn, "sched", tp, err, sizeof(err))) {
-		fprintf(stderr, "switchstat: %s\n", err);
+		ss_diag("%s", err);
 		return 1;
 	}
 	return 0;
@@ -104,7 +104,7 @@ static int blame_attach(struct ss_app *app, void *st)
 	bs->culprits = calloc(BLAME_ENTRIES, sizeof(*bs->culprits));
 	if (bs->map.fd < 0 || !bs->map.keys || !bs->map.vals || !bs->rows ||
 	    !bs->culprits) {
-		fprintf(stderr, "switchstat: blame map missing\n");
+		ss_diag("blame map missing");
 		return 1;
 	}
 	bs->ready = true;
@@ -343,8 +343,7 @@ static int blame_interval(struct ss_app *app, void *st)
 		return 0;
 	n = drain(bs);
 	if (n < 0) {
-		fprintf(stderr, "switchstat: reading the blame map: %s\n",
-			strerror(-n));
+		ss_diag("reading the blame map: %s", strerror(-n));
 		return 0;
 	}
 	ss_blame_finish(bs->rows, n);

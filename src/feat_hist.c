@@ -55,9 +55,9 @@ static int hist_configure(struct ss_app *app, void *st)
 	if ((o->hist & SS_HIST_RUNQ) &&
 	    (!ss_tracepoint_exists("sched", "sched_wakeup") ||
 	     !ss_tracepoint_exists("sched", "sched_wakeup_new"))) {
-		fprintf(stderr, "switchstat: --hist runq needs the "
-				"sched:sched_wakeup and sched_wakeup_new "
-				"tracepoints, not found in tracefs\n");
+		ss_diag("--hist runq needs the "
+			"sched:sched_wakeup and sched_wakeup_new "
+			"tracepoints, not found in tracefs");
 		return 1;
 	}
 	hs->fmt.per = o->per_thread ? 2 : o->hist_per_process ? 1 : 0;
@@ -84,7 +84,7 @@ static int hist_configure(struct ss_app *app, void *st)
 	    !ss_app_defined(app, "SS_NEED_WAKEUP", 1))
 		ok |= ss_app_define(app, "SS_NEED_WAKEUP", 1);
 	if (ok) {
-		fprintf(stderr, "switchstat: too many BPF cflags\n");
+		ss_diag("too many BPF cflags");
 		return 1;
 	}
 	return 0;
@@ -95,7 +95,7 @@ static int attach_tp(struct ss_app *app, const char *fn, const char *name)
 	char err[SS_ERR_LEN];
 
 	if (ss_bpf_attach_tp(&app->bpf, fn, "sched", name, err, sizeof(err))) {
-		fprintf(stderr, "switchstat: %s\n", err);
+		ss_diag("%s", err);
 		return 1;
 	}
 	return 0;
@@ -122,7 +122,7 @@ static int hist_attach(struct ss_app *app, void *st)
 			per ? NULL : calloc(hs->ncpus, sizeof(*hs->cpu_buf));
 		if ((per ? hs->map.fd : hs->cpu_fd) < 0 || !hs->map.keys ||
 		    !hs->map.vals || !hs->recs || (!per && !hs->cpu_buf)) {
-			fprintf(stderr, "switchstat: histogram map missing\n");
+			ss_diag("histogram map missing");
 			return 1;
 		}
 		hs->ready = true;
@@ -184,8 +184,7 @@ static int hist_interval(struct ss_app *app, void *st)
 		return 0;
 	n = hs->fmt.per ? drain(hs) : read_global(hs, o);
 	if (n < 0) {
-		fprintf(stderr, "switchstat: reading the histogram map: %s\n",
-			strerror(-n));
+		ss_diag("reading the histogram map: %s", strerror(-n));
 		return 0;
 	}
 	ss_histmap_sort(hs->recs, n);

@@ -102,10 +102,9 @@ static int trace_check(struct ss_app *app, void *st)
 	else if (o->check)
 		clash = "--check";
 	if (clash) {
-		fprintf(stderr,
-			"switchstat: --trace prints events, not intervals: %s "
+		ss_diag("--trace prints events, not intervals: %s "
 			"does not apply\n"
-			"Try 'switchstat -h' for more information.\n",
+			"Try 'switchstat -h' for more information.",
 			clash);
 		return 2;
 	}
@@ -119,7 +118,7 @@ static int trace_configure(struct ss_app *app, void *st)
 	if (!app->o.trace)
 		return 0;
 	if (ss_app_define(app, "SS_TRACE", 1)) {
-		fprintf(stderr, "switchstat: too many BPF cflags\n");
+		ss_diag("too many BPF cflags");
 		return 1;
 	}
 	/*
@@ -144,7 +143,7 @@ static int trace_attach(struct ss_app *app, void *st)
 	tr->f = app->f;
 	map_fd = ss_bpf_map_fd(&app->bpf, "trace_events");
 	if (map_fd < 0) {
-		fprintf(stderr, "switchstat: BPF map trace_events missing\n");
+		ss_diag("BPF map trace_events missing");
 		return 1;
 	}
 	online = calloc(n, sizeof(*online));
@@ -152,13 +151,13 @@ static int trace_attach(struct ss_app *app, void *st)
 	tr->cpus = calloc(n, sizeof(*tr->cpus));
 	if (!online || !tr->readers || !tr->cpus) {
 		free(online);
-		fprintf(stderr, "switchstat: out of memory\n");
+		ss_diag("out of memory");
 		return 1;
 	}
 	if (ss_online_cpus(online, n)) {
 		free(online);
-		fprintf(stderr, "switchstat: cannot read "
-				"/sys/devices/system/cpu/online\n");
+		ss_diag("cannot read "
+			"/sys/devices/system/cpu/online");
 		return 1;
 	}
 	for (int cpu = 0; cpu < n; cpu++) {
@@ -179,11 +178,10 @@ static int trace_attach(struct ss_app *app, void *st)
 					      &opts);
 		if (!r) {
 			free(online);
-			fprintf(stderr,
-				"switchstat: cannot open a %d-page perf buffer "
+			ss_diag("cannot open a %d-page perf buffer "
 				"on CPU %d (perf_event_open or mmap failed: "
 				"see "
-				"above; perf_event_mlock_kb?)\n",
+				"above; perf_event_mlock_kb?)",
 				TRACE_PAGES, cpu);
 			return 1;
 		}
@@ -191,18 +189,16 @@ static int trace_attach(struct ss_app *app, void *st)
 		fd = perf_reader_fd(r);
 		if (bpf_update_elem(map_fd, &cpu, &fd, 0)) {
 			free(online);
-			fprintf(stderr,
-				"switchstat: cannot attach the perf buffer of "
-				"CPU %d: %s\n",
+			ss_diag("cannot attach the perf buffer of "
+				"CPU %d: %s",
 				cpu, strerror(errno));
 			return 1;
 		}
 	}
 	free(online);
 	if (app->o.verbose)
-		fprintf(stderr,
-			"switchstat: trace: %d perf buffers of %d pages, "
-			"wakeup every %d events\n",
+		ss_diag("trace: %d perf buffers of %d pages, "
+			"wakeup every %d events",
 			tr->nreaders, TRACE_PAGES, TRACE_WAKEUP_EVENTS);
 	return 0;
 }
@@ -298,8 +294,7 @@ static int trace_run(struct ss_app *app, void *st)
 			timeout = (end - now) / 1000000ULL + 1;
 		n = perf_reader_poll(tr->nreaders, tr->readers, timeout);
 		if (n < 0 && errno != EINTR) {
-			fprintf(stderr, "switchstat: poll: %s\n",
-				strerror(errno));
+			ss_diag("poll: %s", strerror(errno));
 			ret = 1;
 			break;
 		}
@@ -320,8 +315,7 @@ static int trace_run(struct ss_app *app, void *st)
 	/* what the kernel wrote before we stopped: final lines and lost counts */
 	perf_reader_consume(tr->nreaders, tr->readers);
 	if (fflush(app->f) || ferror(app->f)) {
-		fprintf(stderr, "switchstat: writing output: %s\n",
-			strerror(errno));
+		ss_diag("writing output: %s", strerror(errno));
 		ret = 1;
 	}
 	trace_summary(app, tr);

@@ -42,7 +42,7 @@ static int setup(struct ss_app *app)
 	if (ret)
 		return ret;
 	if (ss_bpf_check_env(&app->bpf, err, sizeof(err))) {
-		fprintf(stderr, "switchstat: %s\n", err);
+		ss_diag("%s", err);
 		return 1;
 	}
 	if (app->o.verbose)
@@ -64,7 +64,7 @@ static int setup(struct ss_app *app)
 
 	if (ss_bpf_compile(&app->bpf, switchstat_bpf_text, app->cflags,
 			   app->ncflags, err, sizeof(err))) {
-		fprintf(stderr, "switchstat: %s\n", err);
+		ss_diag("%s", err);
 		return 1;
 	}
 	if (ss_exiting)
@@ -81,10 +81,9 @@ static int setup(struct ss_app *app)
 	 */
 	ss_bpf_free_compiler(&app->bpf);
 	if (app->o.verbose)
-		fprintf(stderr,
-			"switchstat: start-up (ms): configure and perf open "
+		ss_diag("start-up (ms): configure and perf open "
 			"%.1f, compile %.1f, load %.1f, attach %.1f, free "
-			"compiler %.1f (%ld kB of its pages unmapped)\n",
+			"compiler %.1f (%ld kB of its pages unmapped)",
 			(t_conf - t0) / 1e6, app->bpf.compile_ns / 1e6,
 			app->bpf.load_ns / 1e6,
 			(t_attach - app->bpf.load_ns) / 1e6,
@@ -169,12 +168,12 @@ int main(int argc, char **argv)
 	/* pids mean nothing outside the host's pid namespace: before -p */
 	if (ss_check_pidns(&app.o, ss_in_host_pidns("/proc/self/ns/pid"), err,
 			   sizeof(err))) {
-		fprintf(stderr, "switchstat: %s\n", err);
+		ss_diag("%s", err);
 		return 1;
 	}
 	app.fmt = ss_format_of(&app.o);
 	if (ss_check_target("/proc", app.o.pid, app.o.tid, err, sizeof(err))) {
-		fprintf(stderr, "switchstat: %s\n", err);
+		ss_diag("%s", err);
 		fprintf(stderr, "Try 'switchstat -h' for more information.\n");
 		return 2;
 	}
@@ -187,14 +186,14 @@ int main(int argc, char **argv)
 	app.ncpus_possible = ss_possible_cpus();
 	app.ncpus_online = sysconf(_SC_NPROCESSORS_ONLN);
 	if (app.ncpus_possible <= 0) {
-		fprintf(stderr, "switchstat: cannot read possible CPUs\n");
+		ss_diag("cannot read possible CPUs");
 		return 1;
 	}
 	app.iv.ncpus = app.ncpus_online;
 	app.iv.ncpus_possible = app.ncpus_possible;
 	app.iv.idle_ns = calloc(app.ncpus_possible, sizeof(uint64_t));
 	if (!app.iv.idle_ns || ss_features_init(&app)) {
-		fprintf(stderr, "switchstat: out of memory\n");
+		ss_diag("out of memory");
 		return 1;
 	}
 
@@ -202,9 +201,8 @@ int main(int argc, char **argv)
 	if (!ret && !ss_exiting) {
 		out_init(&app);
 		if (ss_target_watch(app.o.pid, app.o.tid))
-			fprintf(stderr,
-				"switchstat: cannot watch the target: %s "
-				"(the run will not end when it exits)\n",
+			ss_diag("cannot watch the target: %s "
+				"(the run will not end when it exits)",
 				strerror(errno));
 		ret = ss_features_run(&app);
 		if (ret < 0)
