@@ -49,8 +49,7 @@ static int ckpt_configure(struct ss_app *app, void *st)
 	if (cp->period_ns > CKPT_MAX_NS)
 		cp->period_ns = CKPT_MAX_NS;
 	if (o->verbose)
-		fprintf(stderr, "switchstat: checkpoints every %.3f ms/CPU\n",
-			cp->period_ns / 1e6);
+		ss_diag("checkpoints every %.3f ms/CPU", cp->period_ns / 1e6);
 	return 0;
 }
 
@@ -76,7 +75,7 @@ static int ckpt_attach(struct ss_app *app, void *st)
 	prog = ss_bpf_load(&app->bpf, "ss_checkpoint", BPF_PROG_TYPE_PERF_EVENT,
 			   err, sizeof(err));
 	if (prog < 0) {
-		fprintf(stderr, "switchstat: %s\n", err);
+		ss_diag("%s", err);
 		return 1;
 	}
 	n = ss_cpu_events_open(&cp->ev, &attr, app->ncpus_possible, NULL);
@@ -87,13 +86,12 @@ static int ckpt_attach(struct ss_app *app, void *st)
 			return 0;
 	}
 	if (!n) {
-		fprintf(stderr, "switchstat: no online CPU for the interval "
-				"checkpoints\n");
+		ss_diag("no online CPU for the interval "
+			"checkpoints");
 		return 1;
 	}
-	fprintf(stderr,
-		"switchstat: cannot attach the interval checkpoint (cpu-clock "
-		"perf event): %s\n",
+	ss_diag("cannot attach the interval checkpoint (cpu-clock "
+		"perf event): %s",
 		strerror(-n));
 	return 1;
 }

@@ -44,7 +44,7 @@ static int core_configure(struct ss_app *app, void *st)
 	if (hook && !strcmp(hook, "1"))
 		ok |= ss_app_define(app, "SS_TEST_VERIFIER_FAIL", 1);
 	if (ok) {
-		fprintf(stderr, "switchstat: too many BPF cflags\n");
+		ss_diag("too many BPF cflags");
 		return 1;
 	}
 	return 0;
@@ -57,14 +57,13 @@ static int core_attach(struct ss_app *app, void *st)
 	int stats = ss_bpf_map_fd(&app->bpf, "cpu_state"); /* ss_cpu.stats */
 
 	if (accum < 0 || stats < 0) {
-		fprintf(stderr, "switchstat: BPF maps missing\n");
+		ss_diag("BPF maps missing");
 		return 1;
 	}
 	cs->col_ready = true;
 	if (ss_collect_init(&cs->col, accum, stats, app->ncpus_possible,
 			    app->map_entries)) {
-		fprintf(stderr, "switchstat: cannot read BPF maps: %s\n",
-			strerror(errno));
+		ss_diag("cannot read BPF maps: %s", strerror(errno));
 		return 1;
 	}
 	return 0;
@@ -77,7 +76,7 @@ static int core_start(struct ss_app *app, void *st)
 
 	if (ss_bpf_attach_tp(&app->bpf, "tracepoint__sched__sched_switch",
 			     "sched", "sched_switch", err, sizeof(err))) {
-		fprintf(stderr, "switchstat: %s\n", err);
+		ss_diag("%s", err);
 		return 1;
 	}
 	return 0;
@@ -129,8 +128,7 @@ static int core_interval(struct ss_app *app, void *st)
 	ss_rows_reset(&app->iv);
 	n = ss_collect(&cs->col, &app->iv);
 	if (n < 0) {
-		fprintf(stderr, "switchstat: reading BPF maps: %s\n",
-			strerror(-n));
+		ss_diag("reading BPF maps: %s", strerror(-n));
 		return 1;
 	}
 	now = ss_clock_ns(CLOCK_MONOTONIC);

@@ -91,8 +91,7 @@ static int open_event(struct ss_app *app, struct ctr_state *ctr, int i,
 			return -1;
 		}
 		if (app->o.verbose)
-			fprintf(stderr, "switchstat: %s: CPU %d skipped (%s)\n",
-				ctr->ev[i].name, cpu,
+			ss_diag("%s: CPU %d skipped (%s)", ctr->ev[i].name, cpu,
 				online[cpu] ? strerror(err) : "offline");
 	}
 	if (!opened)
@@ -126,7 +125,7 @@ static int ctr_check(struct ss_app *app, void *st)
 	ctr->nr_parsed = ss_events_parse(app->o.events, ctr->ev, SS_MAX_EVENTS,
 					 err, sizeof(err));
 	if (ctr->nr_parsed < 0) {
-		fprintf(stderr, "switchstat: -e: %s\n", err);
+		ss_diag("-e: %s", err);
 		fprintf(stderr, "Try 'switchstat -h' for more information.\n");
 		return 2;
 	}
@@ -146,7 +145,7 @@ static int open_counters(struct ss_app *app, struct ctr_state *ctr)
 	ctr->fd = malloc(sizeof(int) * SS_MAX_EVENTS * ctr->ncpus);
 	online = calloc(ctr->ncpus, sizeof(*online));
 	if (!ctr->fd || !online) {
-		fprintf(stderr, "switchstat: out of memory\n");
+		ss_diag("out of memory");
 		goto out;
 	}
 	for (i = 0; i < SS_MAX_EVENTS * ctr->ncpus; i++)
@@ -161,17 +160,15 @@ static int open_counters(struct ss_app *app, struct ctr_state *ctr)
 		close_all(ctr);
 		if (!app->o.events_given) {
 			/* start anyway, say so once, never show zeros */
-			fprintf(stderr,
-				"switchstat: hardware counters unavailable: "
-				"%s: %s (%s); counter columns show n/a\n",
+			ss_diag("hardware counters unavailable: "
+				"%s: %s (%s); counter columns show n/a",
 				ctr->ev[i].name, strerror(e),
 				ss_perf_why(e, &ctr->ev[i]));
 			set_columns(app, ctr, n, true);
 			ret = 0;
 			goto out;
 		}
-		fprintf(stderr, "switchstat: cannot count \"%s\": %s%s (%s)\n",
-			ctr->ev[i].name,
+		ss_diag("cannot count \"%s\": %s%s (%s)", ctr->ev[i].name,
 			ss_perf_classify(e, &ctr->ev[i], true) == SS_OPEN_NO_PMU
 				? "hardware counters unavailable: "
 				: "",
@@ -182,9 +179,8 @@ static int open_counters(struct ss_app *app, struct ctr_state *ctr)
 	set_columns(app, ctr, n, false);
 	if (app->o.verbose)
 		for (i = 0; i < n; i++)
-			fprintf(stderr,
-				"switchstat: counter %d: %s (type %u config "
-				"0x%llx)\n",
+			ss_diag("counter %d: %s (type %u config "
+				"0x%llx)",
 				i, app->info.ctr_name[i], ctr->ev[i].type,
 				(unsigned long long)ctr->ev[i].config);
 	ret = 0;
@@ -243,8 +239,7 @@ static int ctr_attach(struct ss_app *app, void *st)
 		snprintf(name, sizeof(name), "ctr%d", i);
 		map = ss_bpf_map_fd(&app->bpf, name);
 		if (map < 0) {
-			fprintf(stderr, "switchstat: BPF map %s missing\n",
-				name);
+			ss_diag("BPF map %s missing", name);
 			return 1;
 		}
 		ctr->map[i] = map;
@@ -254,9 +249,8 @@ static int ctr_attach(struct ss_app *app, void *st)
 			if (fd < 0)
 				continue;
 			if (bpf_update_elem(map, &cpu, &fd, BPF_ANY)) {
-				fprintf(stderr,
-					"switchstat: cannot store perf event "
-					"%s (CPU %d) in BPF map: %s\n",
+				ss_diag("cannot store perf event "
+					"%s (CPU %d) in BPF map: %s",
 					ctr->ev[i].name, cpu, strerror(errno));
 				return 1;
 			}
