@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# test_prom_cardinality.sh - the exporter's series stay bounded and honest:
+#  - --max-series N: at most N label sets plus `other`; a spinner that
+#    starts after the cap is full is summed into `other` (other's on-CPU
+#    time grows by at least the spinner's /proc time), and the rows summed
+#    there are counted;
+#  - --series-ttl: the series of a killed process stays for the TTL after
+#    it was last seen, then goes; a live but idle (stopped) process keeps
+#    its series and value; likewise per cgroup for a removed cgroup.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/prom_lib.sh"
+need_root
+
+collect_ts() { metric_value "$1" switchstat_last_collect_timestamp_seconds; }
+# scrape_new PORT FILE AFTER: scrape into FILE until its values were read
+# from the kernel after time AFTER (s since the epoch)
+scrape_new() {
+	local i ts
+	for i in $(seq 1 300); do
+		scrape "$1" >"$2" || fail "scrape"
+		ts=$(collect_ts "$2")
+		[ -n "$ts" ] && python3 -c "import sys; sys.exit(0 if $ts > $3 else 1)" && return 0
+		sleep 0.05
+	done
+	fail "no exposition newer than $3"
+}
+
+# --- the cap ----------------------------------------------------------------
+P=$(free_port)
+start_tool cap --listen "$P" -q --metrics-per-process --max-series 5 -i 200
+wait_metric "$P" '^switchstat_oncpu_seconds_total\{pid="other"'
+bg "$WORKLOADS/spinner" 0 capspin
+SPIN=$BG_LAST
+sleep 0.3 # let it start spinning (the window below is what is checked)
+freeze "$SPIN"
+t=$(now_s)
+scrape_new "$P" "$T/c0.txt" "$t"
+s0=$(schedstat_sum "$SPIN")
+thaw "$SPIN"
+sleep 2
+freeze "$SPIN"
+s1=$(schedstat_sum "$SPIN")
+t=$(now_s)
+scrape_new "$P" "$T/c1.txt" "$t"
+n=$(metric_value "$T/c1.txt" switchstat_series)
+[ "$n" -le 6 ] || fail "switchstat_series $n with --max-series 5"
+[ "$(grep -c '^switchstat_oncpu_seconds_total{' "$T/c1.txt")" -le 6 ] ||
+	fail "more than 6 on-CPU series"
+grep -q "^switchstat_oncpu_seconds_total{pid=\"$SPIN\"" "$T/c1.txt" &&
+	fail "the spinner got a series past the cap"
+o0=$(metric_value "$T/c0.txt" 'switchstat_oncpu_seconds_total,pid="other"')
+o1=$(metric_value "$T/c1.txt" 'switchstat_oncpu_seconds_total,pid="other"')
+grow=$(python3 -c "print(int(($o1 - $o0) * 1e9))")
+[ "$grow" -ge $(((s1 - s0) * 97 / 100)) ] ||
+	fail "other grew $grow ns, the spinner alone ran $((s1 - s0)) ns"
+ov=$(metric_value "$T/c1.txt" switchstat_series_overflow_rows_total)
+[ "$ov" -gt 0 ] || fail "no overflow rows counted"
+info "cap 5: $n series, other grew $((grow / 1000000)) ms >= spinner $(((s1 - s0) / 1000000)) ms, $ov rows in other"
+stop_tool
+kill -KILL "$SPIN"
+
+# --- the TTL, per process ---------------------------------------------------
+TTL=5
+P=$(free_port)
+start_tool ttl --listen "$P" -q --metrics-per-process --series-ttl "$TTL" -i 200
+bg "$WORKLOADS/sleeper" 1000
+GONE=$BG_LAST
+bg "$WORKLOADS/sleeper" 1000
+IDLE=$BG_LAST
+wait_metric "$P" "^switchstat_context_switches_total\{pid=\"$GONE\",comm=\"sleeper\""
+wait_metric "$P" "^switchstat_context_switches_total\{pid=\"$IDLE\",comm=\"sleeper\""
+freeze "$IDLE" # alive, but no switch from now on
+kill -KILL "$GONE"
+wait "$GONE" 2>/dev/null
+t_kill=$(now_s)
+scrape_new "$P" "$T/t0.txt" "$t_kill"
+idle_v=$(metric_value "$T/t0.txt" "switchstat_context_switches_total,pid=\"$IDLE\",comm=\"sleeper\",kind=\"voluntary\"")
+[ -n "$idle_v" ] || fail "no series for the idle process"
+last_seen=""
+for i in $(seq 1 800); do
+	scrape "$P" >"$T/t.txt" || fail "scrape"
+	ts=$(collect_ts "$T/t.txt")
+	if grep -q "^switchstat_context_switches_total{pid=\"$GONE\",comm=\"sleeper\"" "$T/t.txt"; then
+		last_seen=$ts
+	else
+		break
+	fi
+	sleep 0.05
+done
+grep -q "^switchstat_context_switches_total{pid=\"$GONE\",comm=\"sleeper\"" "$T/t.txt" &&
+	fail "the killed process's series is still there after 40 s"
+[ -n "$last_seen" ] || fail "the killed process's series vanished at once"
+kept=$(python3 -c "print('%.2f' % ($last_seen - $t_kill))")
+python3 -c "import sys; sys.exit(0 if $kept >= $TTL - 0.5 else 1)" ||
+	fail "kept only $kept s after the kill, TTL $TTL s"
+# the idle one outlives the TTL with its value
+scrape_new "$P" "$T/t2.txt" "$(python3 -c "print($t_kill + 2 * $TTL + 1)")"
+v=$(metric_value "$T/t2.txt" "switchstat_context_switches_total,pid=\"$IDLE\",comm=\"sleeper\",kind=\"voluntary\"")
+[ "$v" = "$idle_v" ] || fail "idle process: '$v', want '$idle_v' (kept, unchanged)"
+exp=$(metric_value "$T/t2.txt" switchstat_series_expired_total)
+[ "$exp" -ge 1 ] || fail "switchstat_series_expired_total $exp"
+info "TTL $TTL s: killed process kept $kept s after the kill, then gone; idle process kept at $v"
+stop_tool
+
+# --- the TTL, per cgroup ----------------------------------------------------
+cg_make gone
+CG_GONE=$CG
+bg "$WORKLOADS/sleeper" 1000
+CGP=$BG_LAST
+cg_move "$CGP" "$CG_GONE"
+P=$(free_port)
+start_tool cg --listen "$P" -q --series-ttl "$TTL" -i 200
+wait_metric "$P" "^switchstat_context_switches_total\{cgroup=\"$CG_GONE\""
+kill -KILL "$CGP"
+wait "$CGP" 2>/dev/null
+for i in $(seq 1 100); do rmdir "$CG_MNT$CG_GONE" 2>/dev/null && break; sleep 0.05; done
+[ -d "$CG_MNT$CG_GONE" ] && fail "cannot remove $CG_GONE"
+for i in $(seq 1 800); do
+	scrape "$P" >"$T/g.txt" || fail "scrape"
+	grep -q "cgroup=\"$CG_GONE\"" "$T/g.txt" || break
+	sleep 0.05
+done
+grep -q "cgroup=\"$CG_GONE\"" "$T/g.txt" && fail "removed cgroup still exported after 40 s"
+grep -q '^switchstat_context_switches_total{cgroup="/"' "$T/g.txt" || fail "root cgroup series gone"
+info "removed cgroup's series gone after the TTL; live cgroups kept"
+stop_tool
+pass "series cap with other, TTL of gone processes and cgroups"
