@@ -14,6 +14,7 @@
  * tracepoint fields and helpers only, and each header costs the compile
  * (uapi/linux/ptrace.h alone pulls in several hundred).
  */
+#include "identity.bpf.h"
 #include "shared.h"
 
 #ifndef SS_MAP_ENTRIES
@@ -48,23 +49,34 @@ static __always_inline void stat_add(__u32 idx, __u64 v)
 }
 
 /*
- * The current task's accumulator, created on first use this interval.  The
- * plain lookup first: the new entry's comm and cgroup are read only when
- * it is missing.  lookup_or_try_init inserts only if absent, so when
- * another CPU inserts first its entry is the one returned.
+ * The current task's accumulator, created on first use this interval: the
+ * row of the process (thread with -L) and cgroup the task is in now
+ * (identity.bpf.h).  The plain lookup first: a new entry's name is read
+ * only when it is missing.  lookup_or_try_init inserts only if absent, so
+ * when another CPU inserts first its entry is the one returned.  An
+ * existing row follows its task: the cgroup it is in, and the name when
+ * the task is the one the row is named after (the leader, or the thread
+ * with -L), so both are as at the end of the interval.
  */
 static __always_inline struct ss_val *ss_current_val(__u32 tgid, __u32 tid)
 {
-	struct ss_key key = { .tgid = tgid, .tid = SS_PER_THREAD ? tid : 0 };
-	struct ss_val *val = accum.lookup(&key);
+	__u64 cgroup_id = bpf_get_current_cgroup_id(), leader;
+	struct ss_key key;
+	struct ss_val *val;
 
-	if (val)
+	ss_ident_key(&key, tgid, tid, cgroup_id, &leader);
+	val = accum.lookup(&key);
+	if (val) {
+		val->cgroup_id = cgroup_id;
+		if (SS_PER_THREAD || tid == tgid)
+			bpf_get_current_comm(&val->comm, sizeof(val->comm));
 		return val;
+	}
 
 	struct ss_val init = {};
 
-	bpf_get_current_comm(&init.comm, sizeof(init.comm));
-	init.cgroup_id = bpf_get_current_cgroup_id();
+	ss_ident_comm(init.comm, tgid, tid, leader);
+	init.cgroup_id = cgroup_id;
 	val = accum.lookup_or_try_init(&key, &init);
 	if (!val)
 		stat_add(SS_STAT_DROPS, 1);

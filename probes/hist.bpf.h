@@ -24,6 +24,7 @@
 
 #include "common.bpf.h"
 #include "hist_shared.h"
+#include "identity.bpf.h"
 #include "select.bpf.h"
 #include "shared.h"
 
@@ -79,15 +80,18 @@ static __always_inline void ss_hist_add(struct ss_hist_cpu *hc, __u32 kind,
 	struct ss_hist_val *v = hist.lookup(&key);
 
 	if (!v) {
-		/* comm read only for a new entry, as in ss_current_val */
+		/* named as interval rows are (identity.bpf.h) */
 		struct ss_hist_val init = {};
 
-		bpf_get_current_comm(&init.comm, sizeof(init.comm));
+		ss_ident_name(init.comm, tgid, tid, SS_HIST_PER == 2);
 		v = hist.lookup_or_try_init(&key, &init);
 		if (!v) {
 			stat_add(SS_STAT_DROPS, 1);
 			return;
 		}
+	} else if (SS_HIST_PER == 2 || tid == tgid) {
+		/* the name as at the end of the interval */
+		bpf_get_current_comm(&v->comm, sizeof(v->comm));
 	}
 	__sync_fetch_and_add(&v->slots[slot], 1);
 #endif

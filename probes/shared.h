@@ -23,10 +23,16 @@
  */
 #define SS_PREV_STATE_SLEEP_MASK 0xffULL
 
-/* Key of the per-interval accumulator map. tid is 0 unless -L. */
+/*
+ * Key of the per-interval accumulator map (probes/identity.bpf.h): tid is
+ * 0 unless -L; start_ns is the process's (thread's with -L) start time,
+ * so a reused pid is a new row (0 without BTF); cgroup_id is 0 unless -G.
+ */
 struct ss_key {
 	__u32 tgid;
 	__u32 tid;
+	__u64 start_ns;
+	__u64 cgroup_id;
 };
 
 /* Per-interval accumulators of one process (or thread with -L). */

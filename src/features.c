@@ -10,6 +10,7 @@
 #include "feat_counters.h"
 #include "feat_hist.h"
 #include "feat_hotplug.h"
+#include "feat_identity.h"
 #include "feat_mem.h"
 #include "feat_prom.h"
 #include "feat_trace.h"
@@ -27,6 +28,7 @@
 static const struct ss_feature *const ss_features[] = {
 	&ss_feat_core, /* switch accounting, interval table */
 	&ss_feat_hotplug, /* CPUs going offline and back */
+	&ss_feat_identity, /* row keys and names (start time, leader, cgroup) */
 	&ss_feat_counters, /* perf counters (-e) */
 	&ss_feat_hist, /* --hist */
 	&ss_feat_checkpoints, /* interval checkpoints */

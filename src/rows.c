@@ -79,6 +79,8 @@ void ss_rows_merge_by_cgroup(struct ss_interval *iv)
 		iv->rows[out] = *r;
 		iv->rows[out].key.tgid = 0;
 		iv->rows[out].key.tid = 0;
+		iv->rows[out].key.start_ns = 0;
+		iv->rows[out].key.cgroup_id = r->v.cgroup_id;
 		memset(iv->rows[out].v.comm, 0, sizeof(r->v.comm));
 		out++;
 	}
@@ -99,6 +101,9 @@ static int cmp_tail(const struct ss_row *x, const struct ss_row *y)
 		return x->key.tgid < y->key.tgid ? -1 : 1;
 	if (x->key.tid != y->key.tid)
 		return x->key.tid < y->key.tid ? -1 : 1;
+	/* a reused pid: the earlier process first */
+	if (x->key.start_ns != y->key.start_ns)
+		return x->key.start_ns < y->key.start_ns ? -1 : 1;
 	return (x->v.cgroup_id > y->v.cgroup_id) -
 	       (x->v.cgroup_id < y->v.cgroup_id);
 }

@@ -9,7 +9,8 @@
 #  2. -L rows: each thread's row is named like /proc/PID/task/TID/comm;
 #  3. a rename (prctl PR_SET_NAME) in an interval shows in that interval's
 #     row: the name at the end of the interval;
-#  4. --trace lines name each thread by its own comm.
+#  4. --trace lines name each thread by its own comm;
+#  5. per-process histograms (--hist -P) are named like the process rows.
 . "$(dirname "$0")/lib.sh"
 
 need_root
@@ -39,17 +40,28 @@ launch thr --csv -i 300 -d 3 -p "$P" -L
 THR=$LAUNCHED
 launch tr --trace --csv -d 2 -p "$P"
 TR=$LAUNCHED
+launch hist --hist offcpu -P -H --csv -i 300 -d 3 -p "$P"
+HI=$LAUNCHED
 await proc "$PROC"
 await thr "$THR"
 await tr "$TR"
+await hist "$HI"
 reap "$PROC" proc
 reap "$THR" thr
 reap "$TR" tr
+reap "$HI" hist
 n=$(names "$T/proc.out" pid "$P" | wc -l)
 [ "$n" -ge 5 ] || fail "only $n process rows: $(cat "$T/proc.out")"
 bad=$(names "$T/proc.out" pid "$P" | grep -vx mainproc | sort | uniq -c)
 [ -z "$bad" ] || fail "process rows not named mainproc: $bad"
 info "$n process rows, all named mainproc (/proc/$P/comm)"
+
+# 5. per-process histograms
+n=$(names "$T/hist.out" pid "$P" | wc -l)
+[ "$n" -ge 5 ] || fail "only $n histogram lines: $(head -5 "$T/hist.out")"
+bad=$(names "$T/hist.out" pid "$P" | grep -vx mainproc | sort | uniq -c)
+[ -z "$bad" ] || fail "histogram lines not named mainproc: $bad"
+info "$n histogram lines (-P), all named mainproc"
 
 # 2. -L: each thread by its own name
 checked=0

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * identity.bpf.h - which row a slice or event belongs to, decided when it
+ * happens, for the task running now (the one leaving the CPU at a switch).
+ *
+ *  - process: tgid plus the process's start time (its thread-group
+ *    leader's task_struct.start_time), so a reused pid is a new row; with
+ *    -L the thread's tid and its own start time;
+ *  - cgroup: the task's cgroup at that moment (bpf_get_current_cgroup_id,
+ *    per thread, so threaded cgroups count too).  With -G it is part of
+ *    the key, so a task that moves is charged to each cgroup for its time
+ *    there; otherwise the row shows the cgroup of its last slice;
+ *  - name: a process row is named by its leader's comm (what top and
+ *    pidstat show, never a thread's own name); it is read from the leader
+ *    when the row is made and again at every slice of the leader itself,
+ *    so a rename (exec, prctl) shows as it is at the end of the interval.
+ *    A -L row has its thread's comm as of its last slice.
+ *
+ * Settings (numeric -D macros from src/feat_identity.c):
+ *   SS_IDENT_BTF     1: the task_struct offsets below come from the
+ *                    kernel's BTF; 0 (no BTF): no start times (a reused
+ *                    pid shares the row) and a new process row takes the
+ *                    comm of the thread that ran first in the interval
+ *   SS_IDENT_LEADER  byte offset of task_struct.group_leader
+ *   SS_IDENT_START   byte offset of task_struct.start_time (u64 ns)
+ *   SS_IDENT_COMM    byte offset of task_struct.comm
+ *   SS_PER_CGROUP    1: -G, the cgroup is part of the row key
+ */
+#ifndef SWITCHSTAT_IDENTITY_BPF_H
+#define SWITCHSTAT_IDENTITY_BPF_H
+
+#include "shared.h"
+
+#ifndef SS_IDENT_BTF
+#define SS_IDENT_BTF 0
+#endif
+#ifndef SS_PER_CGROUP
+#define SS_PER_CGROUP 0
+#endif
+#ifndef SS_PER_THREAD
+#define SS_PER_THREAD 0
+#endif
+
+/*
+ * ss_ident_key - fill key for the current task (tgid, tid): tid only with
+ * -L, the start time of the process (thread with -L), the cgroup with -G.
+ * *leader gets the group leader's task_struct address (0: unknown), for
+ * ss_ident_comm.
+ */
+static __always_inline void ss_ident_key(struct ss_key *key, __u32 tgid,
+					 __u32 tid, __u64 cgroup_id,
+					 __u64 *leader)
+{
+	key->tgid = tgid;
+	key->tid = SS_PER_THREAD ? tid : 0;
+	key->start_ns = 0;
+	key->cgroup_id = SS_PER_CGROUP ? cgroup_id : 0;
+	*leader = 0;
+#if SS_IDENT_BTF
+	__u64 task = (__u64)bpf_get_current_task();
+	__u64 who = task;
+
+	if (!SS_PER_THREAD && tid != tgid) {
+		bpf_probe_read_kernel(&who, sizeof(who),
+				      (void *)(task + SS_IDENT_LEADER));
+		*leader = who;
+	} else if (tid == tgid) {
+		*leader = task;
+	}
+	if (who)
+		bpf_probe_read_kernel(&key->start_ns, sizeof(key->start_ns),
+				      (void *)(who + SS_IDENT_START));
+#endif
+}
+
+/*
+ * ss_ident_comm - the row's name into dst: the current thread's comm for
+ * -L rows and the leader itself, else the leader's comm read at leader
+ * (the current thread's if that is unknown).
+ */
+static __always_inline void ss_ident_comm(char *dst, __u32 tgid, __u32 tid,
+					  __u64 leader)
+{
+#if SS_IDENT_BTF
+	if (!SS_PER_THREAD && tid != tgid && leader &&
+	    !bpf_probe_read_kernel(dst, SS_COMM_LEN,
+				   (void *)(leader + SS_IDENT_COMM)))
+		return;
+#endif
+	bpf_get_current_comm(dst, SS_COMM_LEN);
+}
+
+/*
+ * ss_ident_name - the name of a row of the current task (tgid, tid) kept
+ * outside the accumulator map (histograms): per_thread, the thread's own
+ * comm; else its leader's.
+ */
+static __always_inline void ss_ident_name(char *dst, __u32 tgid, __u32 tid,
+					  int per_thread)
+{
+#if SS_IDENT_BTF
+	if (!per_thread && tid != tgid) {
+		__u64 task = (__u64)bpf_get_current_task(), leader = 0;
+
+		bpf_probe_read_kernel(&leader, sizeof(leader),
+				      (void *)(task + SS_IDENT_LEADER));
+		if (leader &&
+		    !bpf_probe_read_kernel(dst, SS_COMM_LEN,
+					   (void *)(leader + SS_IDENT_COMM)))
+			return;
+	}
+#endif
+	bpf_get_current_comm(dst, SS_COMM_LEN);
+}
+
+#endif
