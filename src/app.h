@@ -23,7 +23,7 @@
 #define SS_MAX_CFLAGS 48
 #define SS_MAX_FEATURES 16
 
-struct cgroup_cache;
+struct ss_cgroup_cache;
 
 /* What the features found that the report shows (set before ss_out_init). */
 struct ss_report_info {
@@ -31,7 +31,7 @@ struct ss_report_info {
 	char ctr_name[SS_MAX_COUNTERS][32]; /* perf names, e.g. cache-misses */
 	bool counters_na; /* no PMU: counter columns show n/a */
 	bool mem_na[3]; /* faults, pgalloc, reclaim columns show n/a */
-	struct cgroup_cache *cg; /* cgroup names; NULL: ids print */
+	struct ss_cgroup_cache *cg; /* cgroup names; NULL: ids print */
 };
 
 struct ss_hist_rec;

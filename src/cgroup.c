@@ -62,7 +62,7 @@ static char *cgroup2_mount_point(char *line)
 	return NULL;
 }
 
-int cgroup_v2_mount_from(const char *mountinfo_path, char *buf, size_t len)
+int ss_cgroup_v2_mount_from(const char *mountinfo_path, char *buf, size_t len)
 {
 	char *line = NULL;
 	size_t cap = 0;
@@ -93,9 +93,9 @@ int cgroup_v2_mount_from(const char *mountinfo_path, char *buf, size_t len)
 	return ret;
 }
 
-int cgroup_v2_mount(char *buf, size_t len)
+int ss_cgroup_v2_mount(char *buf, size_t len)
 {
-	return cgroup_v2_mount_from("/proc/self/mountinfo", buf, len);
+	return ss_cgroup_v2_mount_from("/proc/self/mountinfo", buf, len);
 }
 
 /* Copy @mount without trailing slashes ("/" stays "/"). */
@@ -204,7 +204,7 @@ out:
 }
 
 struct entry_vec {
-	struct cgroup_entry *ents;
+	struct ss_cgroup_entry *ents;
 	size_t n, cap;
 };
 
@@ -215,7 +215,7 @@ static int collect_entry(void *arg, uint64_t id, const char *path)
 
 	if (v->n == v->cap) {
 		size_t cap = v->cap ? v->cap * 2 : 64;
-		struct cgroup_entry *e = realloc(v->ents, cap * sizeof(*e));
+		struct ss_cgroup_entry *e = realloc(v->ents, cap * sizeof(*e));
 
 		if (!e)
 			return -ENOMEM;
@@ -231,7 +231,7 @@ static int collect_entry(void *arg, uint64_t id, const char *path)
 	return 0;
 }
 
-static void free_entries(struct cgroup_entry *ents, size_t n)
+static void free_entries(struct ss_cgroup_entry *ents, size_t n)
 {
 	size_t i;
 
@@ -242,7 +242,7 @@ static void free_entries(struct cgroup_entry *ents, size_t n)
 
 static int cmp_entry(const void *a, const void *b)
 {
-	const struct cgroup_entry *x = a, *y = b;
+	const struct ss_cgroup_entry *x = a, *y = b;
 
 	return x->id < y->id ? -1 : x->id > y->id;
 }
@@ -257,10 +257,10 @@ static uint64_t now_ns(void)
 
 /*
  * Give entries of @v whose id and path are unchanged the old strings, so
- * pointers handed out by cgroup_path() stay valid; move the old strings
+ * pointers handed out by ss_cgroup_path() stay valid; move the old strings
  * no longer used to c->retired. Both arrays are sorted by id.
  */
-static int keep_old_paths(struct cgroup_cache *c, struct entry_vec *v)
+static int keep_old_paths(struct ss_cgroup_cache *c, struct entry_vec *v)
 {
 	size_t i, j = 0;
 
@@ -275,7 +275,7 @@ static int keep_old_paths(struct cgroup_cache *c, struct entry_vec *v)
 		c->retired_cap = cap;
 	}
 	for (i = 0; i < c->n; i++) {
-		struct cgroup_entry *old = &c->ents[i];
+		struct ss_cgroup_entry *old = &c->ents[i];
 
 		while (j < v->n && v->ents[j].id < old->id)
 			j++;
@@ -291,7 +291,7 @@ static int keep_old_paths(struct cgroup_cache *c, struct entry_vec *v)
 	return 0;
 }
 
-int cgroup_cache_rescan(struct cgroup_cache *c)
+int ss_cgroup_cache_rescan(struct ss_cgroup_cache *c)
 {
 	struct entry_vec v = { 0 };
 	int ret;
@@ -312,21 +312,21 @@ int cgroup_cache_rescan(struct cgroup_cache *c)
 	return 0;
 }
 
-int cgroup_cache_init(struct cgroup_cache *c, const char *mount)
+int ss_cgroup_cache_init(struct ss_cgroup_cache *c, const char *mount)
 {
 	int ret;
 
 	memset(c, 0, sizeof(*c));
-	c->rescan_interval_ns = CGROUP_RESCAN_INTERVAL_NS;
+	c->rescan_interval_ns = SS_CGROUP_RESCAN_INTERVAL_NS;
 	ret = copy_mount(c->mount, sizeof(c->mount), mount);
 	if (ret)
 		return ret;
-	return cgroup_cache_rescan(c);
+	return ss_cgroup_cache_rescan(c);
 }
 
-static const char *lookup(const struct cgroup_cache *c, uint64_t id)
+static const char *lookup(const struct ss_cgroup_cache *c, uint64_t id)
 {
-	struct cgroup_entry key = { .id = id }, *e;
+	struct ss_cgroup_entry key = { .id = id }, *e;
 
 	if (!c->n)
 		return NULL;
@@ -334,7 +334,7 @@ static const char *lookup(const struct cgroup_cache *c, uint64_t id)
 	return e ? e->path : NULL;
 }
 
-const char *cgroup_path(struct cgroup_cache *c, uint64_t id)
+const char *ss_cgroup_path(struct ss_cgroup_cache *c, uint64_t id)
 {
 	const char *p;
 
@@ -345,12 +345,12 @@ const char *cgroup_path(struct cgroup_cache *c, uint64_t id)
 		return p;
 	if (now_ns() - c->last_scan_ns < c->rescan_interval_ns)
 		return NULL;
-	if (cgroup_cache_rescan(c))
+	if (ss_cgroup_cache_rescan(c))
 		return NULL;
 	return lookup(c, id);
 }
 
-void cgroup_cache_free(struct cgroup_cache *c)
+void ss_cgroup_cache_free(struct ss_cgroup_cache *c)
 {
 	size_t i;
 
@@ -381,7 +381,7 @@ static int collect_id(void *arg, uint64_t id, const char *path)
 }
 
 /*
- * The absolute path of a --cgroup argument (see cgroup_descendant_ids), in
+ * The absolute path of a --cgroup argument (see ss_cgroup_descendant_ids), in
  * *full (malloc'd).  Returns 0, -ENOMEM or -ENAMETOOLONG.
  */
 static int full_path(const char *mount, const char *path, char **full)
@@ -413,8 +413,8 @@ static int full_path(const char *mount, const char *path, char **full)
 	return 0;
 }
 
-int cgroup_descendant_ids(const char *mount, const char *path, uint64_t *ids,
-			  int max)
+int ss_cgroup_descendant_ids(const char *mount, const char *path, uint64_t *ids,
+			     int max)
 {
 	struct id_vec v = { .ids = ids, .max = max };
 	char *full;
@@ -492,11 +492,11 @@ static const char *component_id(const char *s, size_t len)
 	return NULL;
 }
 
-int container_id_from_path(const char *path, char *out, size_t outlen)
+int ss_container_id_from_path(const char *path, char *out, size_t outlen)
 {
 	size_t end;
 
-	if (!path || !out || outlen < CONTAINER_SHORT_ID_LEN + 1)
+	if (!path || !out || outlen < SS_CONTAINER_SHORT_ID_LEN + 1)
 		return -EINVAL;
 	end = strlen(path);
 	while (end > 0) {
@@ -507,8 +507,8 @@ int container_id_from_path(const char *path, char *out, size_t outlen)
 			start--;
 		id = component_id(path + start, end - start);
 		if (id) {
-			memcpy(out, id, CONTAINER_SHORT_ID_LEN);
-			out[CONTAINER_SHORT_ID_LEN] = '\0';
+			memcpy(out, id, SS_CONTAINER_SHORT_ID_LEN);
+			out[SS_CONTAINER_SHORT_ID_LEN] = '\0';
 			return 1;
 		}
 		end = start ? start - 1 : 0;

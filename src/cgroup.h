@@ -13,10 +13,10 @@
 #include <stdint.h>
 #include <limits.h>
 
-#define CONTAINER_SHORT_ID_LEN 12
+#define SS_CONTAINER_SHORT_ID_LEN 12
 
 /*
- * cgroup_v2_mount - find where the cgroup2 filesystem is mounted.
+ * ss_cgroup_v2_mount - find where the cgroup2 filesystem is mounted.
  * @buf: receives the mount point, e.g. "/sys/fs/cgroup" (unified layout)
  *       or "/sys/fs/cgroup/unified" (hybrid layout)
  * @len: size of @buf
@@ -25,23 +25,23 @@
  * -ENOENT if no cgroup2 is mounted, -ENAMETOOLONG if @buf is too small, or
  * -errno from opening the file.
  */
-int cgroup_v2_mount(char *buf, size_t len);
+int ss_cgroup_v2_mount(char *buf, size_t len);
 
 /*
- * cgroup_v2_mount_from - as cgroup_v2_mount(), reading @mountinfo_path
+ * ss_cgroup_v2_mount_from - as ss_cgroup_v2_mount(), reading @mountinfo_path
  * (same format as proc(5) mountinfo: octal escapes such as \040 in the
  * mount point are decoded).
  */
-int cgroup_v2_mount_from(const char *mountinfo_path, char *buf, size_t len);
+int ss_cgroup_v2_mount_from(const char *mountinfo_path, char *buf, size_t len);
 
-struct cgroup_entry {
+struct ss_cgroup_entry {
 	uint64_t id; /* cgroup id == directory inode number */
 	char *path; /* relative to the mount: "/" or "/a/b" */
 };
 
-struct cgroup_cache {
+struct ss_cgroup_cache {
 	char mount[PATH_MAX];
-	struct cgroup_entry *ents; /* sorted by id */
+	struct ss_cgroup_entry *ents; /* sorted by id */
 	size_t n;
 	uint64_t last_scan_ns; /* CLOCK_MONOTONIC of the last scan */
 	uint64_t rescan_interval_ns; /* least time between rescans on a miss */
@@ -49,45 +49,45 @@ struct cgroup_cache {
 	size_t nretired, retired_cap;
 };
 
-#define CGROUP_RESCAN_INTERVAL_NS 1000000000ULL
+#define SS_CGROUP_RESCAN_INTERVAL_NS 1000000000ULL
 
 /*
- * cgroup_cache_init - set up a cache for the hierarchy mounted at @mount
- * and scan it once. The rescan interval starts at CGROUP_RESCAN_INTERVAL_NS
+ * ss_cgroup_cache_init - set up a cache for the hierarchy mounted at @mount
+ * and scan it once. The rescan interval starts at SS_CGROUP_RESCAN_INTERVAL_NS
  * (1 s); callers may change c->rescan_interval_ns.
  *
  * Returns 0, -ENAMETOOLONG if @mount does not fit, or -errno from the scan
  * (the cache is then empty but usable and must still be freed).
  */
-int cgroup_cache_init(struct cgroup_cache *c, const char *mount);
+int ss_cgroup_cache_init(struct ss_cgroup_cache *c, const char *mount);
 
 /*
- * cgroup_cache_rescan - rescan the hierarchy now, ignoring the rate limit.
- * Strings already returned by cgroup_path() stay valid. Returns 0 or -errno
+ * ss_cgroup_cache_rescan - rescan the hierarchy now, ignoring the rate limit.
+ * Strings already returned by ss_cgroup_path() stay valid. Returns 0 or -errno
  * (the previous contents are kept on failure).
  */
-int cgroup_cache_rescan(struct cgroup_cache *c);
+int ss_cgroup_cache_rescan(struct ss_cgroup_cache *c);
 
 /*
- * cgroup_path - path of cgroup @id relative to the mount: "/" for the root,
+ * ss_cgroup_path - path of cgroup @id relative to the mount: "/" for the root,
  * "/a/b" for a descendant.
  *
  * On a miss the hierarchy is rescanned at most once per call, and only if
  * rescan_interval_ns has passed since the last scan. Returns NULL for an
  * id that does not exist (the caller prints the number). The string stays
- * valid until cgroup_cache_free(), even across rescans: paths of removed
+ * valid until ss_cgroup_cache_free(), even across rescans: paths of removed
  * or renamed cgroups are kept until then, so memory grows with the number
  * of distinct cgroups seen during the run.
  */
-const char *cgroup_path(struct cgroup_cache *c, uint64_t id);
+const char *ss_cgroup_path(struct ss_cgroup_cache *c, uint64_t id);
 
 /*
- * cgroup_cache_free - release the memory held by @c (not @c itself).
+ * ss_cgroup_cache_free - release the memory held by @c (not @c itself).
  */
-void cgroup_cache_free(struct cgroup_cache *c);
+void ss_cgroup_cache_free(struct ss_cgroup_cache *c);
 
 /*
- * cgroup_descendant_ids - ids of a cgroup and all its descendants, for the
+ * ss_cgroup_descendant_ids - ids of a cgroup and all its descendants, for the
  * --cgroup PATH filter.
  * @mount: cgroup2 mount point
  * @path:  either an absolute path under @mount ("/sys/fs/cgroup/a/b") or a
@@ -101,14 +101,14 @@ void cgroup_cache_free(struct cgroup_cache *c);
  * it is not a directory, -EINVAL if it is not on a cgroup2 file system,
  * -E2BIG if there are more than @max, or another -errno.
  */
-int cgroup_descendant_ids(const char *mount, const char *path, uint64_t *ids,
-			  int max);
+int ss_cgroup_descendant_ids(const char *mount, const char *path, uint64_t *ids,
+			     int max);
 
 /*
  * ss_cgroup_open_dir - open the cgroup v2 directory of a --cgroup argument,
  * for the probes' cgroup array (the kernel then follows its descendants).
  * @mount: cgroup2 mount point
- * @path:  as for cgroup_descendant_ids
+ * @path:  as for ss_cgroup_descendant_ids
  *
  * Returns a read-only directory fd (close it), -ENOENT if @path does not
  * exist, -ENOTDIR if it is not a directory, -EINVAL if it is not on a
@@ -117,10 +117,10 @@ int cgroup_descendant_ids(const char *mount, const char *path, uint64_t *ids,
 int ss_cgroup_open_dir(const char *mount, const char *path);
 
 /*
- * container_id_from_path - short container id for a cgroup path.
+ * ss_container_id_from_path - short container id for a cgroup path.
  * @path:   cgroup path, relative or absolute
- * @out:    receives the first CONTAINER_SHORT_ID_LEN hex digits + NUL
- * @outlen: size of @out, at least CONTAINER_SHORT_ID_LEN + 1
+ * @out:    receives the first SS_CONTAINER_SHORT_ID_LEN hex digits + NUL
+ * @outlen: size of @out, at least SS_CONTAINER_SHORT_ID_LEN + 1
  *
  * Recognises the innermost path component that is one of
  *   docker-<id>.scope, cri-containerd-<id>.scope, crio-<id>.scope,
@@ -137,6 +137,6 @@ int ss_cgroup_open_dir(const char *mount, const char *path);
  * Returns 1 if found, 0 if not, -EINVAL for a NULL argument or too small
  * @outlen.
  */
-int container_id_from_path(const char *path, char *out, size_t outlen);
+int ss_container_id_from_path(const char *path, char *out, size_t outlen);
 
 #endif /* SWITCHSTAT_CGROUP_H */

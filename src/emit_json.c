@@ -28,7 +28,7 @@ static void json_str(struct ss_emit *e, const char *s, size_t maxlen)
 
 		if (ch < 0x20 || ch > 0x7e || ch == '"' || ch == '\\') {
 			ss_emit_flush(e);
-			json_write_string(e->f, s, maxlen);
+			ss_json_write_string(e->f, s, maxlen);
 			return;
 		}
 	}
@@ -63,9 +63,9 @@ static void json_field(struct ss_emit *e, const struct ss_field *fd,
 		ss_emit_put_u64(e, v->u);
 		break;
 	case SS_VAL_DBL:
-		ss_emit_put(
-			e, buf,
-			json_fmt_double(buf, sizeof(buf), v->d, fd->decimals));
+		ss_emit_put(e, buf,
+			    ss_json_fmt_double(buf, sizeof(buf), v->d,
+					       fd->decimals));
 		break;
 	case SS_VAL_STR:
 		json_str(e, v->s, v->maxlen);

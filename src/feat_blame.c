@@ -177,7 +177,8 @@ static void side_of(const struct ss_app *app, bool culprit,
 	if (label) {
 		s->name = label;
 	} else if (app->o.per_cgroup) {
-		s->name = app->info.cg ? cgroup_path(app->info.cg, cg) : NULL;
+		s->name =
+			app->info.cg ? ss_cgroup_path(app->info.cg, cg) : NULL;
 		if (!s->name) {
 			snprintf(s->buf, sizeof(s->buf), "%llu",
 				 (unsigned long long)cg);

@@ -68,7 +68,7 @@ static int cgfilter_check(struct ss_app *app, void *st)
 
 	if (!path)
 		return 0;
-	ret = cgroup_v2_mount(mount, sizeof(mount));
+	ret = ss_cgroup_v2_mount(mount, sizeof(mount));
 	if (ret) {
 		fprintf(stderr,
 			"switchstat: --cgroup needs cgroup v2, and "

@@ -62,7 +62,8 @@ static const struct mem_event mem_events[] = {
 #define MEM_NEVENTS (sizeof(mem_events) / sizeof(mem_events[0]))
 
 struct mem_state {
-	struct cgroup_cache *cg; /* names for output; NULL without cgroup v2 */
+	struct ss_cgroup_cache
+		*cg; /* names for output; NULL without cgroup v2 */
 	bool on[MEM_NEVENTS]; /* event compiled in */
 	bool need_exit; /* reclaim starts to drop at thread exit */
 	/* -M faults: page-faults-min and -maj on every CPU (flt_min, flt_maj) */
@@ -171,7 +172,7 @@ static void names_configure(struct ss_app *app, struct mem_state *mem,
 	mem->cg = calloc(1, sizeof(*mem->cg));
 	if (!mem->cg)
 		return;
-	ret = cgroup_cache_init(mem->cg, mount);
+	ret = ss_cgroup_cache_init(mem->cg, mount);
 	if (ret && app->o.verbose)
 		fprintf(stderr, "switchstat: reading cgroups under %s: %s\n",
 			mount, strerror(-ret));
@@ -188,7 +189,7 @@ static int mem_configure(struct ss_app *app, void *st)
 	int ret;
 
 	if (names) {
-		ret = cgroup_v2_mount(mount, sizeof(mount));
+		ret = ss_cgroup_v2_mount(mount, sizeof(mount));
 		if (ret && (o->per_cgroup || o->verbose))
 			fprintf(stderr,
 				"switchstat: no cgroup v2 mount (%s): "
@@ -262,7 +263,7 @@ static void mem_close(struct ss_app *app, void *st)
 	struct mem_state *mem = st;
 
 	if (mem->cg) {
-		cgroup_cache_free(mem->cg);
+		ss_cgroup_cache_free(mem->cg);
 		free(mem->cg);
 	}
 	if (app->info.cg == mem->cg)

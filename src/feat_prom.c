@@ -47,13 +47,13 @@ struct labs {
 	const char *comm;
 	const char *cgroup;
 	char cgroup_num[24];
-	char container[CONTAINER_SHORT_ID_LEN + 1];
+	char container[SS_CONTAINER_SHORT_ID_LEN + 1];
 };
 
 struct prom_state {
 	struct ss_http *http;
 	struct ss_series_store st;
-	struct cgroup_cache *cg;
+	struct ss_cgroup_cache *cg;
 	bool own_cg;
 	uint64_t stats[SS_STAT_MAX]; /* cumulative since start */
 	uint64_t hist[SS_HK_MAX][SS_HIST_SLOTS]; /* cumulative slots */
@@ -107,7 +107,7 @@ static bool series_alive(const struct ss_series_key *k, void *ctx)
 		return kill(k->tgid, 0) == 0 || errno == EPERM;
 	if (!k->cgroup_id || !pr->cg)
 		return true;
-	rel = cgroup_path(pr->cg, k->cgroup_id);
+	rel = ss_cgroup_path(pr->cg, k->cgroup_id);
 	if (!rel)
 		return false;
 	snprintf(path, sizeof(path), "%s%s", pr->cg->mount, rel);
@@ -127,7 +127,7 @@ static void resolve_labels(const struct prom_state *pr, struct labs *l,
 	snprintf(l->pid, sizeof(l->pid), "%u", s->key.tgid);
 	l->comm = s->key.comm;
 	l->cgroup = s->key.cgroup_id && pr->cg
-			    ? cgroup_path(pr->cg, s->key.cgroup_id)
+			    ? ss_cgroup_path(pr->cg, s->key.cgroup_id)
 			    : NULL;
 	if (!l->cgroup && s->key.cgroup_id) {
 		/* gone, or no cgroup v2 mount: the id, as the tables show */
@@ -135,8 +135,8 @@ static void resolve_labels(const struct prom_state *pr, struct labs *l,
 			 (unsigned long long)s->key.cgroup_id);
 		l->cgroup = l->cgroup_num;
 	}
-	if (l->cgroup && container_id_from_path(l->cgroup, l->container,
-						sizeof(l->container)) != 1)
+	if (l->cgroup && ss_container_id_from_path(l->cgroup, l->container,
+						   sizeof(l->container)) != 1)
 		l->container[0] = '\0';
 }
 
@@ -498,8 +498,8 @@ static int prom_start(struct ss_app *app, void *st)
 		char mount[PATH_MAX];
 
 		pr->cg = calloc(1, sizeof(*pr->cg));
-		if (pr->cg && cgroup_v2_mount(mount, sizeof(mount)) == 0) {
-			cgroup_cache_init(pr->cg, mount);
+		if (pr->cg && ss_cgroup_v2_mount(mount, sizeof(mount)) == 0) {
+			ss_cgroup_cache_init(pr->cg, mount);
 			pr->own_cg = true;
 		} else {
 			free(pr->cg);
@@ -564,7 +564,7 @@ static void prom_close(struct ss_app *app, void *st)
 	pr->labs = NULL;
 	pr->labs_cap = 0;
 	if (pr->own_cg) {
-		cgroup_cache_free(pr->cg);
+		ss_cgroup_cache_free(pr->cg);
 		free(pr->cg);
 	}
 	pr->cg = NULL;

@@ -8,16 +8,14 @@
 
 #include "format.h"
 #include "hist.h"
-
-static const char *const kind_names[SS_HK_MAX] = { "oncpu", "offcpu", "runq" };
-static const char *const kind_titles[SS_HK_MAX] = { "on-CPU time",
-						    "off-CPU time",
-						    "run-queue latency" };
+#include "histkind.h"
 
 /* ss_hist_kind_name - see histmap.h */
 const char *ss_hist_kind_name(unsigned int kind)
 {
-	return kind < SS_HK_MAX ? kind_names[kind] : "?";
+	const struct ss_hist_kind_def *k = ss_hist_kind_by_id(kind);
+
+	return k ? k->name : "?";
 }
 
 /* ss_hist_total - see histmap.h */
@@ -129,7 +127,7 @@ void ss_histmap_text(struct ss_emit *e, const struct ss_hist_rec *r, size_t n,
 				ss_emit_raw(e, "\n");
 			title = r[i].key.kind;
 			snprintf(line, sizeof(line), "%s:\n",
-				 kind_titles[title]);
+				 ss_hist_kind_by_id(title)->title);
 			ss_emit_raw(e, line);
 		}
 		if (fmt->per) {

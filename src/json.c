@@ -70,7 +70,7 @@ static const char *short_escape(unsigned char c)
 	return NULL;
 }
 
-void json_write_string(FILE *f, const char *s, size_t maxlen)
+void ss_json_write_string(FILE *f, const char *s, size_t maxlen)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	const char *esc;
@@ -104,35 +104,35 @@ void json_write_string(FILE *f, const char *s, size_t maxlen)
 }
 
 /* Separator and "key": of the next member of @o. */
-static void json_key(struct json_obj *o, const char *key)
+static void json_key(struct ss_json_obj *o, const char *key)
 {
 	if (o->n++)
 		fputc(',', o->f);
-	json_write_string(o->f, key, SIZE_MAX);
+	ss_json_write_string(o->f, key, SIZE_MAX);
 	fputc(':', o->f);
 }
 
-void json_begin(struct json_obj *o, FILE *f)
+void ss_json_begin(struct ss_json_obj *o, FILE *f)
 {
 	o->f = f;
 	o->n = 0;
 	fputc('{', f);
 }
 
-void json_key_str(struct json_obj *o, const char *key, const char *val,
-		  size_t maxlen)
+void ss_json_key_str(struct ss_json_obj *o, const char *key, const char *val,
+		     size_t maxlen)
 {
 	json_key(o, key);
-	json_write_string(o->f, val, maxlen);
+	ss_json_write_string(o->f, val, maxlen);
 }
 
-void json_key_u64(struct json_obj *o, const char *key, uint64_t v)
+void ss_json_key_u64(struct ss_json_obj *o, const char *key, uint64_t v)
 {
 	json_key(o, key);
 	fprintf(o->f, "%" PRIu64, v);
 }
 
-size_t json_fmt_double(char *buf, size_t len, double v, int decimals)
+size_t ss_json_fmt_double(char *buf, size_t len, double v, int decimals)
 {
 	const char *dp;
 	char *q;
@@ -157,24 +157,24 @@ size_t json_fmt_double(char *buf, size_t len, double v, int decimals)
 	return strlen(buf);
 }
 
-void json_key_double(struct json_obj *o, const char *key, double v,
-		     int decimals)
+void ss_json_key_double(struct ss_json_obj *o, const char *key, double v,
+			int decimals)
 {
 	/* DBL_MAX has 309 integer digits; 17 decimals, sign, point, NUL */
 	char buf[512];
 
 	json_key(o, key);
-	json_fmt_double(buf, sizeof(buf), v, decimals);
+	ss_json_fmt_double(buf, sizeof(buf), v, decimals);
 	fputs(buf, o->f);
 }
 
-void json_key_null(struct json_obj *o, const char *key)
+void ss_json_key_null(struct ss_json_obj *o, const char *key)
 {
 	json_key(o, key);
 	fputs("null", o->f);
 }
 
-void json_end(struct json_obj *o)
+void ss_json_end(struct ss_json_obj *o)
 {
 	fputs("}\n", o->f);
 }

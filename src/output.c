@@ -70,11 +70,11 @@ static const char *cgroup_name(const struct ss_out *out, uint64_t id)
 
 	if (!out->cg)
 		return NULL;
-	path = cgroup_path(out->cg, id);
+	path = ss_cgroup_path(out->cg, id);
 	if (!path)
 		return NULL;
 	if (out->o->per_cgroup && out->fmt == SS_FMT_TABLE &&
-	    container_id_from_path(path, cid, sizeof(cid)) == 1)
+	    ss_container_id_from_path(path, cid, sizeof(cid)) == 1)
 		return cid;
 	return path;
 }
@@ -172,7 +172,7 @@ static void get_scaled(const struct ss_out *out, const struct ss_col *col,
 		       const struct ss_interval *iv, const struct ss_row *r,
 		       struct ss_value *c)
 {
-	if (out->counters_na) { /* not measured: never export a 0 (H9) */
+	if (out->counters_na) { /* not measured: never export a 0 */
 		c->kind = SS_VAL_NULL;
 		return;
 	}

@@ -15,7 +15,7 @@
 #include "opts.h"
 #include "rows.h"
 
-struct cgroup_cache;
+struct ss_cgroup_cache;
 
 #define SS_MAX_COLS 40
 
@@ -38,7 +38,7 @@ struct ss_out {
 	char ctr_name[SS_MAX_COUNTERS][32]; /* perf names, e.g. cache-misses */
 	bool counters_na; /* no PMU: columns show n/a */
 	bool mem_na[3]; /* faults, pgalloc, reclaim */
-	struct cgroup_cache *cg; /* for cgroup names; may be NULL */
+	struct ss_cgroup_cache *cg; /* for cgroup names; may be NULL */
 	struct ss_col cols[SS_MAX_COLS];
 	int ncols;
 	struct ss_emit e; /* the format's writer; keeps the CSV header state */

@@ -22,7 +22,7 @@
 
 #include "cgroup.h"
 
-/* ---- cgroup_v2_mount_from: fixtures ---- */
+/* ---- ss_cgroup_v2_mount_from: fixtures ---- */
 
 static const char mi_hybrid[] =
 	"22 1 0:21 / / rw,relatime - overlay overlay rw\n"
@@ -79,14 +79,14 @@ static char *write_fixture(const char *text)
 static int mount_from_text(const char *text, char *buf, size_t len)
 {
 	char *path = write_fixture(text);
-	int ret = cgroup_v2_mount_from(path, buf, len);
+	int ret = ss_cgroup_v2_mount_from(path, buf, len);
 
 	unlink(path);
 	free(path);
 	return ret;
 }
 
-Test(cgroup_v2_mount, hybrid_layout)
+Test(ss_cgroup_v2_mount, hybrid_layout)
 {
 	char buf[PATH_MAX] = "";
 
@@ -94,7 +94,7 @@ Test(cgroup_v2_mount, hybrid_layout)
 	cr_expect_str_eq(buf, "/sys/fs/cgroup/unified");
 }
 
-Test(cgroup_v2_mount, unified_layout)
+Test(ss_cgroup_v2_mount, unified_layout)
 {
 	char buf[PATH_MAX] = "";
 
@@ -102,7 +102,7 @@ Test(cgroup_v2_mount, unified_layout)
 	cr_expect_str_eq(buf, "/sys/fs/cgroup");
 }
 
-Test(cgroup_v2_mount, no_cgroup2_is_enoent)
+Test(ss_cgroup_v2_mount, no_cgroup2_is_enoent)
 {
 	char buf[PATH_MAX] = "untouched";
 
@@ -111,7 +111,7 @@ Test(cgroup_v2_mount, no_cgroup2_is_enoent)
 	cr_expect_str_eq(buf, "untouched");
 }
 
-Test(cgroup_v2_mount, first_match_with_octal_escapes)
+Test(ss_cgroup_v2_mount, first_match_with_octal_escapes)
 {
 	char buf[PATH_MAX] = "";
 
@@ -119,32 +119,32 @@ Test(cgroup_v2_mount, first_match_with_octal_escapes)
 	cr_expect_str_eq(buf, "/mnt/cg two\\x");
 }
 
-Test(cgroup_v2_mount, small_buffer_and_missing_file)
+Test(ss_cgroup_v2_mount, small_buffer_and_missing_file)
 {
 	char buf[PATH_MAX];
 
 	/* "/sys/fs/cgroup" needs 15 bytes */
 	cr_expect_eq(mount_from_text(mi_unified, buf, 14), -ENAMETOOLONG);
 	cr_expect_eq(mount_from_text(mi_unified, buf, 15), 0);
-	cr_expect_eq(cgroup_v2_mount_from("/nonexistent/mountinfo", buf,
-					  sizeof(buf)),
+	cr_expect_eq(ss_cgroup_v2_mount_from("/nonexistent/mountinfo", buf,
+					     sizeof(buf)),
 		     -ENOENT);
 }
 
-Test(cgroup_v2_mount, this_machine)
+Test(ss_cgroup_v2_mount, this_machine)
 {
 	char buf[PATH_MAX];
 	struct statfs sfs;
-	int ret = cgroup_v2_mount(buf, sizeof(buf));
+	int ret = ss_cgroup_v2_mount(buf, sizeof(buf));
 
 	if (ret == -ENOENT)
 		cr_skip_test("no cgroup2 mount on this machine");
-	cr_assert_eq(ret, 0, "cgroup_v2_mount: %s", strerror(-ret));
+	cr_assert_eq(ret, 0, "ss_cgroup_v2_mount: %s", strerror(-ret));
 	cr_assert_eq(statfs(buf, &sfs), 0, "%s: %s", buf, strerror(errno));
 	cr_expect_eq(sfs.f_type, CGROUP2_SUPER_MAGIC, "%s is not cgroup2", buf);
 }
 
-/* ---- container_id_from_path ---- */
+/* ---- ss_container_id_from_path ---- */
 
 #define ID_A "4f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8"
 #define ID_B "b7e2c1d0a9f8e7d6c5b4a3928170f6e5d4c3b2a1908f7e6d5c4b3a2918070605"
@@ -230,8 +230,8 @@ Test(container_id, table)
 
 	for (i = 0; i < sizeof(cid_cases) / sizeof(cid_cases[0]); i++) {
 		const struct cid_case *c = &cid_cases[i];
-		char out[CONTAINER_SHORT_ID_LEN + 1] = "untouched";
-		int ret = container_id_from_path(c->path, out, sizeof(out));
+		char out[SS_CONTAINER_SHORT_ID_LEN + 1] = "untouched";
+		int ret = ss_container_id_from_path(c->path, out, sizeof(out));
 
 		if (c->want) {
 			cr_expect_eq(ret, 1, "%s: ret %d", c->path, ret);
@@ -246,13 +246,14 @@ Test(container_id, table)
 
 Test(container_id, bad_arguments)
 {
-	char out[CONTAINER_SHORT_ID_LEN + 1];
+	char out[SS_CONTAINER_SHORT_ID_LEN + 1];
 
-	cr_expect_eq(container_id_from_path("/docker/" ID_A, out,
-					    CONTAINER_SHORT_ID_LEN),
+	cr_expect_eq(ss_container_id_from_path("/docker/" ID_A, out,
+					       SS_CONTAINER_SHORT_ID_LEN),
 		     -EINVAL);
-	cr_expect_eq(container_id_from_path(NULL, out, sizeof(out)), -EINVAL);
-	cr_expect_eq(container_id_from_path("/docker/" ID_A, NULL, 13),
+	cr_expect_eq(ss_container_id_from_path(NULL, out, sizeof(out)),
+		     -EINVAL);
+	cr_expect_eq(ss_container_id_from_path("/docker/" ID_A, NULL, 13),
 		     -EINVAL);
 }
 
@@ -260,14 +261,14 @@ Test(container_id, bad_arguments)
 
 Test(cgroup_fs, rejects_non_cgroup2)
 {
-	struct cgroup_cache c;
+	struct ss_cgroup_cache c;
 	uint64_t ids[4];
 
-	cr_expect_eq(cgroup_descendant_ids("/", "/proc", ids, 4), -EINVAL);
+	cr_expect_eq(ss_cgroup_descendant_ids("/", "/proc", ids, 4), -EINVAL);
 	cr_expect_eq(ss_cgroup_open_dir("/", "/proc"), -EINVAL);
-	cr_expect_eq(cgroup_cache_init(&c, "/proc"), -EINVAL);
-	cr_expect_null(cgroup_path(&c, 1));
-	cgroup_cache_free(&c);
+	cr_expect_eq(ss_cgroup_cache_init(&c, "/proc"), -EINVAL);
+	cr_expect_null(ss_cgroup_path(&c, 1));
+	ss_cgroup_cache_free(&c);
 }
 
 /* ---- live tests on the real cgroup2 mount ---- */
@@ -330,7 +331,7 @@ static void live_setup(void)
 
 	if (geteuid() != 0)
 		cr_skip_test("needs root to create cgroups");
-	ret = cgroup_v2_mount(mnt, sizeof(mnt));
+	ret = ss_cgroup_v2_mount(mnt, sizeof(mnt));
 	if (ret)
 		cr_skip_test("no cgroup2 mount: %s", strerror(-ret));
 	remove_stale();
@@ -358,96 +359,96 @@ TestSuite(cgroup_live, .fini = live_cleanup);
 
 Test(cgroup_live, path_of_new_cgroups)
 {
-	struct cgroup_cache c;
+	struct ss_cgroup_cache c;
 	char want[256];
 	const char *p;
 
 	live_setup();
-	cr_assert_eq(cgroup_cache_init(&c, mnt), 0);
-	p = cgroup_path(&c, ino_of(mnt));
+	cr_assert_eq(ss_cgroup_cache_init(&c, mnt), 0);
+	p = ss_cgroup_path(&c, ino_of(mnt));
 	cr_expect(p && !strcmp(p, "/"), "root: %s", p ? p : "(null)");
-	p = cgroup_path(&c, ino_of(dir_p));
+	p = ss_cgroup_path(&c, ino_of(dir_p));
 	cr_expect(p && !strcmp(p, rel_p), "P: %s", p ? p : "(null)");
 	snprintf(want, sizeof(want), "%s/a", rel_p);
-	p = cgroup_path(&c, ino_of(dir_a));
+	p = ss_cgroup_path(&c, ino_of(dir_a));
 	cr_expect(p && !strcmp(p, want), "a: %s", p ? p : "(null)");
 	snprintf(want, sizeof(want), "%s/b", rel_p);
-	p = cgroup_path(&c, ino_of(dir_b));
+	p = ss_cgroup_path(&c, ino_of(dir_b));
 	cr_expect(p && !strcmp(p, want), "b: %s", p ? p : "(null)");
-	cr_expect_null(cgroup_path(&c, 0));
-	cgroup_cache_free(&c);
+	cr_expect_null(ss_cgroup_path(&c, 0));
+	ss_cgroup_cache_free(&c);
 }
 
 Test(cgroup_live, mount_with_trailing_slash)
 {
-	struct cgroup_cache c;
+	struct ss_cgroup_cache c;
 	char slash[PATH_MAX + 2];
 	uint64_t ids[8];
 	const char *p;
 
 	live_setup();
 	snprintf(slash, sizeof(slash), "%s/", mnt);
-	cr_assert_eq(cgroup_cache_init(&c, slash), 0);
-	p = cgroup_path(&c, ino_of(dir_p));
+	cr_assert_eq(ss_cgroup_cache_init(&c, slash), 0);
+	p = ss_cgroup_path(&c, ino_of(dir_p));
 	cr_expect(p && !strcmp(p, rel_p), "P: %s", p ? p : "(null)");
-	cgroup_cache_free(&c);
-	cr_expect_eq(cgroup_descendant_ids(slash, dir_p, ids, 8), 3);
-	cr_expect_eq(cgroup_descendant_ids(slash, rel_p, ids, 8), 3);
+	ss_cgroup_cache_free(&c);
+	cr_expect_eq(ss_cgroup_descendant_ids(slash, dir_p, ids, 8), 3);
+	cr_expect_eq(ss_cgroup_descendant_ids(slash, rel_p, ids, 8), 3);
 }
 
 Test(cgroup_live, rescan_on_miss_is_rate_limited)
 {
-	struct cgroup_cache c;
+	struct ss_cgroup_cache c;
 	uint64_t id_c, gone;
 	char want[256];
 	const char *p;
 
 	live_setup();
-	cr_assert_eq(cgroup_cache_init(&c, mnt), 0);
+	cr_assert_eq(ss_cgroup_cache_init(&c, mnt), 0);
 	cr_assert_eq(mkdir(dir_c, 0755), 0, "mkdir c: %s", strerror(errno));
 	id_c = ino_of(dir_c);
 	snprintf(want, sizeof(want), "%s/c", rel_p);
 
 	c.rescan_interval_ns = UINT64_MAX; /* scanned just now: no rescan */
-	cr_expect_null(cgroup_path(&c, id_c), "rescanned despite the limit");
+	cr_expect_null(ss_cgroup_path(&c, id_c), "rescanned despite the limit");
 	c.rescan_interval_ns = 0; /* due: one rescan finds it */
-	p = cgroup_path(&c, id_c);
+	p = ss_cgroup_path(&c, id_c);
 	cr_expect(p && !strcmp(p, want), "c: %s", p ? p : "(null)");
 
 	/* a removed cgroup is not found even after a forced rescan */
 	gone = ino_of(dir_b);
 	cr_assert_eq(rmdir(dir_b), 0);
-	cr_assert_eq(cgroup_cache_rescan(&c), 0);
-	cr_expect_null(cgroup_path(&c, gone));
-	cgroup_cache_free(&c);
+	cr_assert_eq(ss_cgroup_cache_rescan(&c), 0);
+	cr_expect_null(ss_cgroup_path(&c, gone));
+	ss_cgroup_cache_free(&c);
 }
 
 Test(cgroup_live, paths_stay_valid_across_rescans)
 {
-	struct cgroup_cache c;
+	struct ss_cgroup_cache c;
 	const char *pa, *pb, *pc;
 	char want_a[256], want_b[256];
 
 	live_setup();
 	snprintf(want_a, sizeof(want_a), "%s/a", rel_p);
 	snprintf(want_b, sizeof(want_b), "%s/b", rel_p);
-	cr_assert_eq(cgroup_cache_init(&c, mnt), 0);
-	pa = cgroup_path(&c, ino_of(dir_a));
-	pb = cgroup_path(&c, ino_of(dir_b));
+	cr_assert_eq(ss_cgroup_cache_init(&c, mnt), 0);
+	pa = ss_cgroup_path(&c, ino_of(dir_a));
+	pb = ss_cgroup_path(&c, ino_of(dir_b));
 	cr_assert(pa && pb);
 
 	/* b goes away, c appears; the miss on c rescans */
 	cr_assert_eq(rmdir(dir_b), 0);
 	cr_assert_eq(mkdir(dir_c, 0755), 0, "mkdir c: %s", strerror(errno));
 	c.rescan_interval_ns = 0;
-	pc = cgroup_path(&c, ino_of(dir_c));
+	pc = ss_cgroup_path(&c, ino_of(dir_c));
 	cr_expect_not_null(pc);
-	cr_assert_eq(cgroup_cache_rescan(&c), 0);
+	cr_assert_eq(ss_cgroup_cache_rescan(&c), 0);
 
-	cr_expect_eq(cgroup_path(&c, ino_of(dir_a)), pa, "a's string moved");
+	cr_expect_eq(ss_cgroup_path(&c, ino_of(dir_a)), pa, "a's string moved");
 	cr_expect_str_eq(pa, want_a);
 	cr_expect_str_eq(pb, want_b, "b's string freed by the rescan");
-	cgroup_cache_free(&c);
+	ss_cgroup_cache_free(&c);
 	cr_expect_null(c.ents);
 	cr_expect_null(c.retired);
 }
@@ -474,23 +475,24 @@ Test(cgroup_live, descendant_ids)
 	ia = ino_of(dir_a);
 	ib = ino_of(dir_b);
 
-	n = cgroup_descendant_ids(mnt, rel_p, ids, 8);
+	n = ss_cgroup_descendant_ids(mnt, rel_p, ids, 8);
 	cr_assert_eq(n, 3, "relative: %d", n);
 	cr_expect_eq(ids[0], ip, "own id first");
 	cr_expect(has_id(ids, n, ia) && has_id(ids, n, ib));
 
-	cr_expect_eq(cgroup_descendant_ids(mnt, dir_p, ids, 8), 3, "absolute");
-	cr_expect_eq(cgroup_descendant_ids(mnt, rel_p + 1, ids, 8), 3,
+	cr_expect_eq(ss_cgroup_descendant_ids(mnt, dir_p, ids, 8), 3,
+		     "absolute");
+	cr_expect_eq(ss_cgroup_descendant_ids(mnt, rel_p + 1, ids, 8), 3,
 		     "no leading slash");
-	cr_expect_eq(cgroup_descendant_ids(mnt, dir_a, ids, 8), 1);
+	cr_expect_eq(ss_cgroup_descendant_ids(mnt, dir_a, ids, 8), 1);
 	cr_expect_eq(ids[0], ia);
 
-	cr_expect_eq(cgroup_descendant_ids(mnt, rel_p, ids, 3), 3);
-	cr_expect_eq(cgroup_descendant_ids(mnt, rel_p, ids, 2), -E2BIG);
+	cr_expect_eq(ss_cgroup_descendant_ids(mnt, rel_p, ids, 3), 3);
+	cr_expect_eq(ss_cgroup_descendant_ids(mnt, rel_p, ids, 2), -E2BIG);
 	snprintf(path, sizeof(path), "%s/nope", rel_p);
-	cr_expect_eq(cgroup_descendant_ids(mnt, path, ids, 8), -ENOENT);
+	cr_expect_eq(ss_cgroup_descendant_ids(mnt, path, ids, 8), -ENOENT);
 	snprintf(path, sizeof(path), "%s/cgroup.procs", rel_p);
-	cr_expect_eq(cgroup_descendant_ids(mnt, path, ids, 8), -ENOTDIR);
+	cr_expect_eq(ss_cgroup_descendant_ids(mnt, path, ids, 8), -ENOTDIR);
 }
 
 /* fd's inode number, or 0 */

@@ -13,7 +13,7 @@
 
 #include "json.h"
 
-/* json_write_string(@s, @maxlen) as a malloc'ed string. */
+/* ss_json_write_string(@s, @maxlen) as a malloc'ed string. */
 static char *jstr(const char *s, size_t maxlen)
 {
 	char *buf = NULL;
@@ -21,7 +21,7 @@ static char *jstr(const char *s, size_t maxlen)
 	FILE *f = open_memstream(&buf, &len);
 
 	cr_assert_not_null(f);
-	json_write_string(f, s, maxlen);
+	ss_json_write_string(f, s, maxlen);
 	cr_assert_eq(fclose(f), 0);
 	return buf;
 }
@@ -123,16 +123,16 @@ static char *capture(void (*fn)(FILE *))
 
 static void write_basic(FILE *f)
 {
-	struct json_obj o;
+	struct ss_json_obj o;
 
-	json_begin(&o, f);
-	json_key_str(&o, "comm", "bash", 16);
-	json_key_u64(&o, "pid", 42);
-	json_key_null(&o, "cgroup");
-	json_end(&o);
+	ss_json_begin(&o, f);
+	ss_json_key_str(&o, "comm", "bash", 16);
+	ss_json_key_u64(&o, "pid", 42);
+	ss_json_key_null(&o, "cgroup");
+	ss_json_end(&o);
 }
 
-Test(json_obj, members_and_newline)
+Test(ss_json_obj, members_and_newline)
 {
 	char *out = capture(write_basic);
 
@@ -143,19 +143,19 @@ Test(json_obj, members_and_newline)
 
 static void write_empty(FILE *f)
 {
-	struct json_obj o;
+	struct ss_json_obj o;
 
-	json_begin(&o, f);
-	json_end(&o);
-	json_begin(&o, f);
-	json_key_u64(&o, "a", 1);
-	json_end(&o);
-	json_begin(&o, f);
-	json_key_u64(&o, "b", 2);
-	json_end(&o);
+	ss_json_begin(&o, f);
+	ss_json_end(&o);
+	ss_json_begin(&o, f);
+	ss_json_key_u64(&o, "a", 1);
+	ss_json_end(&o);
+	ss_json_begin(&o, f);
+	ss_json_key_u64(&o, "b", 2);
+	ss_json_end(&o);
 }
 
-Test(json_obj, empty_object_then_reuse)
+Test(ss_json_obj, empty_object_then_reuse)
 {
 	char *out = capture(write_empty);
 
@@ -165,15 +165,15 @@ Test(json_obj, empty_object_then_reuse)
 
 static void write_extremes(FILE *f)
 {
-	struct json_obj o;
+	struct ss_json_obj o;
 
-	json_begin(&o, f);
-	json_key_u64(&o, "umax", UINT64_MAX);
-	json_key_str(&o, "k\"ey\n", "v", 1);
-	json_end(&o);
+	ss_json_begin(&o, f);
+	ss_json_key_u64(&o, "umax", UINT64_MAX);
+	ss_json_key_str(&o, "k\"ey\n", "v", 1);
+	ss_json_end(&o);
 }
 
-Test(json_obj, integer_extremes_and_escaped_key)
+Test(ss_json_obj, integer_extremes_and_escaped_key)
 {
 	char *out = capture(write_extremes);
 
@@ -184,20 +184,20 @@ Test(json_obj, integer_extremes_and_escaped_key)
 
 static void write_doubles(FILE *f)
 {
-	struct json_obj o;
+	struct ss_json_obj o;
 
-	json_begin(&o, f);
-	json_key_double(&o, "a", 1.5, 3);
-	json_key_double(&o, "b", 2.4, 0);
-	json_key_double(&o, "c", -0.126, 2);
-	json_key_double(&o, "nan", NAN, 3);
-	json_key_double(&o, "inf", INFINITY, 3);
-	json_key_double(&o, "ninf", -INFINITY, 3);
-	json_key_double(&o, "neg_dec", 3.25, -1);
-	json_end(&o);
+	ss_json_begin(&o, f);
+	ss_json_key_double(&o, "a", 1.5, 3);
+	ss_json_key_double(&o, "b", 2.4, 0);
+	ss_json_key_double(&o, "c", -0.126, 2);
+	ss_json_key_double(&o, "nan", NAN, 3);
+	ss_json_key_double(&o, "inf", INFINITY, 3);
+	ss_json_key_double(&o, "ninf", -INFINITY, 3);
+	ss_json_key_double(&o, "neg_dec", 3.25, -1);
+	ss_json_end(&o);
 }
 
-Test(json_obj, doubles_nan_inf_null)
+Test(ss_json_obj, doubles_nan_inf_null)
 {
 	char *out = capture(write_doubles);
 
@@ -208,14 +208,14 @@ Test(json_obj, doubles_nan_inf_null)
 
 static void write_locale_double(FILE *f)
 {
-	struct json_obj o;
+	struct ss_json_obj o;
 
-	json_begin(&o, f);
-	json_key_double(&o, "x", 1234.5, 2);
-	json_end(&o);
+	ss_json_begin(&o, f);
+	ss_json_key_double(&o, "x", 1234.5, 2);
+	ss_json_end(&o);
 }
 
-Test(json_obj, double_ignores_comma_locale)
+Test(ss_json_obj, double_ignores_comma_locale)
 {
 	char *out;
 
@@ -234,31 +234,31 @@ Test(json_obj, double_ignores_comma_locale)
 static void write_roundtrip(FILE *f)
 {
 	unsigned char all[256];
-	struct json_obj o;
+	struct ss_json_obj o;
 	int i;
 
 	for (i = 0; i < 255; i++)
 		all[i] = (unsigned char)(i + 1);
 	all[255] = 0;
 
-	json_begin(&o, f);
-	json_key_str(&o, "q", "a\"b\\c\n", 64);
-	json_key_u64(&o, "u", UINT64_MAX);
-	json_end(&o);
+	ss_json_begin(&o, f);
+	ss_json_key_str(&o, "q", "a\"b\\c\n", 64);
+	ss_json_key_u64(&o, "u", UINT64_MAX);
+	ss_json_end(&o);
 
-	json_begin(&o, f);
-	json_key_str(&o, "all", (const char *)all, sizeof(all));
-	json_key_double(&o, "d", 0.5, 6);
-	json_key_double(&o, "nan", NAN, 2);
-	json_end(&o);
+	ss_json_begin(&o, f);
+	ss_json_key_str(&o, "all", (const char *)all, sizeof(all));
+	ss_json_key_double(&o, "d", 0.5, 6);
+	ss_json_key_double(&o, "nan", NAN, 2);
+	ss_json_end(&o);
 
-	json_begin(&o, f);
-	json_key_str(&o, "bad", "\xff\xfe\xc0\xaf\xed\xa0\x80\xf4\x90", 64);
-	json_key_str(&o, "good", "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 64);
-	json_end(&o);
+	ss_json_begin(&o, f);
+	ss_json_key_str(&o, "bad", "\xff\xfe\xc0\xaf\xed\xa0\x80\xf4\x90", 64);
+	ss_json_key_str(&o, "good", "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 64);
+	ss_json_end(&o);
 
-	json_begin(&o, f);
-	json_end(&o);
+	ss_json_begin(&o, f);
+	ss_json_end(&o);
 }
 
 /* Python checks: 4 lines, a few decoded values, the 255-byte string. */
@@ -274,7 +274,7 @@ static void write_roundtrip(FILE *f)
 	"assert o[2]['good']=='\\u00e9\\u20ac\\U0001f600', o[2]\n"         \
 	"assert o[3]=={}\n"
 
-Test(json_obj, roundtrip_through_python)
+Test(ss_json_obj, roundtrip_through_python)
 {
 	FILE *p;
 	int status;

@@ -319,7 +319,7 @@ Test(output_table, comm_control_bytes_printable)
 
 /*
  * A cgroup table built by hand: the cache struct is public, entries sorted
- * by id; an endless rescan interval keeps cgroup_path from scanning.
+ * by id; an endless rescan interval keeps ss_cgroup_path from scanning.
  */
 static char long_path[] =
 	"/user.slice/user-1000.slice/user@1000.service/app.slice/"
@@ -329,14 +329,14 @@ static char docker_path[] =
 	"/system.slice/docker-0123456789abcdef0123456789abcdef0123456789abcdef"
 	"0123456789abcdef.scope";
 static char ctl_path[] = "/system.slice/evil\nname.scope";
-static struct cgroup_entry ents[] = {
+static struct ss_cgroup_entry ents[] = {
 	{ 7, long_path },
 	{ 8, mid_path },
 	{ 9, docker_path },
 	{ 10, ctl_path },
 };
 
-static void fake_cache(struct cgroup_cache *c)
+static void fake_cache(struct ss_cgroup_cache *c)
 {
 	memset(c, 0, sizeof(*c));
 	strcpy(c->mount, "/nonexistent");
@@ -348,7 +348,7 @@ static void fake_cache(struct cgroup_cache *c)
 Test(output_table, per_cgroup_columns)
 {
 	struct fixture fx;
-	struct cgroup_cache cg;
+	struct ss_cgroup_cache cg;
 	char *txt, *l[16];
 
 	fake_cache(&cg);
@@ -373,7 +373,7 @@ Test(output_table, per_cgroup_columns)
 Test(output_csv, per_cgroup_full_path)
 {
 	struct fixture fx;
-	struct cgroup_cache cg;
+	struct ss_cgroup_cache cg;
 	char *txt, *l[16], want[256];
 
 	fake_cache(&cg);
@@ -393,7 +393,7 @@ Test(output_csv, per_cgroup_full_path)
 Test(output_table, verbose_cgroup_path_keeps_tail)
 {
 	struct fixture fx;
-	struct cgroup_cache cg;
+	struct ss_cgroup_cache cg;
 	char *txt, *l[16];
 	int i;
 
