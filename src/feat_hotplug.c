@@ -17,8 +17,8 @@
  * It also keeps the time each CPU was online in each interval (for
  * --check) and the number of hotplug events (for -v).  A CPU that is down
  * and up again faster than the uevent arrives has its offline time
- * charged to its idle task.  Trace mode keeps its per-CPU buffers as they
- * are: it does not follow hotplug.
+ * charged to its idle task.  In trace mode the same thread has the trace
+ * feature open a new perf buffer for a CPU that came back.
  */
 #define _GNU_SOURCE /* pipe2 */
 #include <errno.h>
@@ -43,7 +43,7 @@
 
 struct hp_state {
 	bool configured; /* the fds below are set (-1 or open) */
-	bool on; /* following hotplug (interval mode) */
+	bool on; /* attached: following hotplug */
 	int ncpus; /* possible CPUs */
 	int epoch_fd; /* hp_epoch map */
 	int nl_fd; /* uevent socket; -1: polling */
@@ -241,7 +241,7 @@ static int hp_configure(struct ss_app *app, void *st)
 		ss_diag("too many BPF cflags");
 		return 1;
 	}
-	hp->on = !app->o.trace;
+	hp->on = true;
 	return 0;
 }
 

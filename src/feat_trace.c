@@ -59,6 +59,10 @@ struct trace_state {
 	struct trace_cpu *cpus;
 	int nreaders;
 	uint64_t bad; /* records too short to decode */
+	int map_fd; /* trace_events */
+	int ncpus; /* possible CPUs: size of cpus, readers and reopen */
+	/* reopen[cpu]: the CPU came back online (set by the hotplug thread) */
+	int *reopen;
 };
 
 /* perf_reader raw callback: one record */
@@ -131,25 +135,63 @@ static int trace_configure(struct ss_app *app, void *st)
 	return 0;
 }
 
+/*
+ * Open CPU cpu's perf buffer and store its fd in trace_events; c keeps the
+ * CPU's counts across a reopen.  Returns the reader, or NULL (message
+ * printed).
+ */
+static struct perf_reader *open_buffer(struct trace_state *tr,
+				       struct trace_cpu *c, int cpu)
+{
+	struct bcc_perf_buffer_opts opts = {
+		.pid = -1,
+		.cpu = cpu,
+		.wakeup_events = TRACE_WAKEUP_EVENTS,
+	};
+	struct perf_reader *r;
+	int fd;
+
+	c->tr = tr;
+	c->cpu = cpu;
+	r = bpf_open_perf_buffer_opts(on_event, on_lost, c, TRACE_PAGES, &opts);
+	if (!r) {
+		ss_diag("cannot open a %d-page perf buffer on CPU %d "
+			"(perf_event_open or mmap failed: see above; "
+			"perf_event_mlock_kb?)",
+			TRACE_PAGES, cpu);
+		return NULL;
+	}
+	fd = perf_reader_fd(r);
+	if (bpf_update_elem(tr->map_fd, &cpu, &fd, 0)) {
+		ss_diag("cannot attach the perf buffer of CPU %d: %s", cpu,
+			strerror(errno));
+		perf_reader_free(r);
+		return NULL;
+	}
+	return r;
+}
+
 /* One perf buffer per online CPU, stored in the trace_events map. */
 static int trace_attach(struct ss_app *app, void *st)
 {
 	struct trace_state *tr = st;
-	int n = app->ncpus_possible, map_fd;
+	int n = app->ncpus_possible;
 	bool *online;
 
 	if (!app->o.trace)
 		return 0;
 	tr->f = app->f;
-	map_fd = ss_bpf_map_fd(&app->bpf, "trace_events");
-	if (map_fd < 0) {
+	tr->ncpus = n;
+	tr->map_fd = ss_bpf_map_fd(&app->bpf, "trace_events");
+	if (tr->map_fd < 0) {
 		ss_diag("BPF map trace_events missing");
 		return 1;
 	}
 	online = calloc(n, sizeof(*online));
 	tr->readers = calloc(n, sizeof(*tr->readers));
 	tr->cpus = calloc(n, sizeof(*tr->cpus));
-	if (!online || !tr->readers || !tr->cpus) {
+	tr->reopen = calloc(n, sizeof(*tr->reopen));
+	if (!online || !tr->readers || !tr->cpus || !tr->reopen) {
 		free(online);
 		ss_diag("out of memory");
 		return 1;
@@ -161,39 +203,16 @@ static int trace_attach(struct ss_app *app, void *st)
 		return 1;
 	}
 	for (int cpu = 0; cpu < n; cpu++) {
-		struct bcc_perf_buffer_opts opts = {
-			.pid = -1,
-			.cpu = cpu,
-			.wakeup_events = TRACE_WAKEUP_EVENTS,
-		};
-		struct trace_cpu *c = &tr->cpus[tr->nreaders];
 		struct perf_reader *r;
-		int fd;
 
 		if (!online[cpu])
 			continue;
-		c->tr = tr;
-		c->cpu = cpu;
-		r = bpf_open_perf_buffer_opts(on_event, on_lost, c, TRACE_PAGES,
-					      &opts);
+		r = open_buffer(tr, &tr->cpus[tr->nreaders], cpu);
 		if (!r) {
 			free(online);
-			ss_diag("cannot open a %d-page perf buffer "
-				"on CPU %d (perf_event_open or mmap failed: "
-				"see "
-				"above; perf_event_mlock_kb?)",
-				TRACE_PAGES, cpu);
 			return 1;
 		}
 		tr->readers[tr->nreaders++] = r;
-		fd = perf_reader_fd(r);
-		if (bpf_update_elem(map_fd, &cpu, &fd, 0)) {
-			free(online);
-			ss_diag("cannot attach the perf buffer of "
-				"CPU %d: %s",
-				cpu, strerror(errno));
-			return 1;
-		}
 	}
 	free(online);
 	if (app->o.verbose)
@@ -201,6 +220,47 @@ static int trace_attach(struct ss_app *app, void *st)
 			"wakeup every %d events",
 			tr->nreaders, TRACE_PAGES, TRACE_WAKEUP_EVENTS);
 	return 0;
+}
+
+/*
+ * The hotplug thread: CPU cpu is back online.  Its perf buffer stays off;
+ * the trace loop opens a new one within TRACE_POLL_MS (reopen_buffers).
+ */
+static int trace_cpu_up(struct ss_app *app, void *st, int cpu)
+{
+	struct trace_state *tr = st;
+
+	if (app->o.trace && tr->reopen && cpu >= 0 && cpu < tr->ncpus)
+		__atomic_store_n(&tr->reopen[cpu], 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* In the trace loop: a new buffer for each CPU that came back online. */
+static void reopen_buffers(struct trace_state *tr)
+{
+	for (int cpu = 0; cpu < tr->ncpus; cpu++) {
+		struct perf_reader *r;
+		int i;
+
+		if (!__atomic_exchange_n(&tr->reopen[cpu], 0, __ATOMIC_ACQUIRE))
+			continue;
+		for (i = 0; i < tr->nreaders; i++)
+			if (tr->cpus[i].cpu == cpu)
+				break;
+		if (i == tr->nreaders && i >= tr->ncpus)
+			continue;
+		r = open_buffer(tr, &tr->cpus[i], cpu);
+		if (!r)
+			continue;
+		if (i < tr->nreaders) {
+			/* what the old buffer holds from before it went off */
+			perf_reader_consume(1, &tr->readers[i]);
+			perf_reader_free(tr->readers[i]);
+		} else {
+			tr->nreaders++;
+		}
+		tr->readers[i] = r;
+	}
 }
 
 /*
@@ -287,6 +347,7 @@ static int trace_run(struct ss_app *app, void *st)
 	while (!ss_exiting) {
 		int timeout = TRACE_POLL_MS, n;
 
+		reopen_buffers(tr);
 		now = ss_clock_ns(CLOCK_MONOTONIC);
 		if (now >= end)
 			break;
@@ -331,6 +392,8 @@ static void trace_close(struct ss_app *app, void *st)
 	tr->nreaders = 0;
 	free(tr->readers);
 	tr->readers = NULL;
+	free(tr->reopen);
+	tr->reopen = NULL;
 	free(tr->cpus);
 	tr->cpus = NULL;
 }
@@ -343,4 +406,5 @@ const struct ss_feature ss_feat_trace = {
 	.attach = trace_attach,
 	.run = trace_run,
 	.close = trace_close,
+	.cpu_up = trace_cpu_up,
 };

@@ -20,6 +20,9 @@
 #    checkpoint period (without a new event on CPU 1 it is near 65 %;
 #    periods are lost while other BPF programs or map syscalls run);
 #  - -v counted the two hotplug events.
+# Then --trace: after CPU 1 went offline and came back, a sleeper pinned to
+# CPU 1 must show up in the trace with cpu 1 (its per-CPU perf buffer was
+# reopened; the old one stays off and CPU 1's events were lost).
 # CPU 1 is put back online on every exit path.  Skipped (77) when CPU 1
 # cannot be taken offline here.
 . "$(dirname "$0")/lib.sh"
@@ -130,4 +133,30 @@ print("  CPU hotplug events counted by -v: %d (want 2)" % events)
 ok &= events == 2
 sys.exit(0 if ok else 1)
 PY
+
+# --trace: CPU 1's perf buffer is reopened
+start_tool t --trace --csv -v -d 60
+echo 0 >"$ONLINE" || fail "cannot take CPU 1 offline"
+cpu1_is 0
+sleep 0.5 # offline for a moment
+echo 1 >"$ONLINE" || fail "cannot bring CPU 1 back online"
+cpu1_is 1
+bg taskset -c 1 "$WORKLOADS/sleeper" 1000
+SL=$BG_LAST
+# traced_on_cpu1: trace lines of the sleeper leaving CPU 1 (fields 3 and 4,
+# cpu and prev_pid, come before any name, so no quoting can shift them)
+traced_on_cpu1() {
+	awk -F, -v p="$SL" '$3 == 1 && $4 == p { n++ } END { print n + 0 }' "$T/t.out"
+}
+for i in $(seq 1 100); do
+	[ "$(traced_on_cpu1)" -ge 200 ] && break
+	sleep 0.05
+done
+freeze "$SL"
+stop_tool
+n=$(traced_on_cpu1)
+info "trace: $n switches of the sleeper on CPU 1 after it came back"
+[ "$n" -ge 200 ] || fail "trace: only $n switches on CPU 1 after it came back online"
+grep -q "CPU 1 came back online" "$T/t.err" || fail "trace: -v did not report CPU 1 coming back"
 pass "CPU hotplug: events reopened, no slice spans the offline time"
+
