@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run_fuzz.sh OUTDIR [SECONDS] - build tests/fuzz/fuzz_opts.c with clang's
-# libFuzzer and AddressSanitizer and run it for a bounded time (default
-# 20 s) from a seed corpus of valid and invalid command lines.  Exit 0 when
-# no crash was found, 1 on a crash (the reproducer is in OUTDIR), 77 (skip)
-# when clang or libFuzzer is not available.
+# run_fuzz.sh OUTDIR [SECONDS] - build tests/fuzz/fuzz_opts.c and
+# fuzz_prom.c with clang's libFuzzer and AddressSanitizer and run each for a
+# bounded time (default 20 s) from a seed corpus: valid and invalid command
+# lines; Accept headers and hostile label values.  Exit 0 when no crash was
+# found, 1 on a crash (the reproducer is in OUTDIR), 77 (skip) when clang
+# or libFuzzer is not available.
 set -u
 SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 OUT=${1:?usage: run_fuzz.sh OUTDIR [SECONDS]}
@@ -16,8 +17,12 @@ command -v "$CC" >/dev/null || { echo "SKIP: $CC not installed"; exit 77; }
 mkdir -p "$OUT/corpus" "$OUT/crashes"
 if ! "$CC" -g -O1 -fsanitize=fuzzer,address -I"$SRC/src" \
 	"$SRC/tests/fuzz/fuzz_opts.c" "$SRC/src/opts.c" "$SRC/src/events.c" \
-	"$SRC/src/histkind.c" \
-	-o "$OUT/fuzz_opts" -lm 2>"$OUT/build.log"; then
+	"$SRC/src/histkind.c" "$SRC/src/prom_fmt.c" \
+	-o "$OUT/fuzz_opts" -lm 2>"$OUT/build.log" ||
+	! "$CC" -g -O1 -fsanitize=fuzzer,address -I"$SRC/src" \
+		"$SRC/tests/fuzz/fuzz_prom.c" "$SRC/src/prom_fmt.c" \
+		"$SRC/src/opts.c" "$SRC/src/events.c" "$SRC/src/histkind.c" \
+		-o "$OUT/fuzz_prom" -lm 2>>"$OUT/build.log"; then
 	echo "SKIP: $CC cannot build with -fsanitize=fuzzer,address (libclang-rt-dev missing?):"
 	head -3 "$OUT/build.log"
 	exit 77
@@ -44,8 +49,24 @@ done <<'SEEDS'
 -i 500 1
 1 2 3
 -e r01c2,LLC-misses
+--listen 9479 -q --metrics-per-process --max-series 5 --series-ttl 1
+--listen [::1]:80 -q
+--listen 1.2.3.4:
 SEEDS
+# fuzz_prom seeds: Accept header, NUL, label value
+mkdir -p "$OUT/corpus_prom"
+printf 'application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5\0o"d\\d, \001c' >"$OUT/corpus_prom/s0"
+printf '*/*;q=0.1\0/sys.slice/a\nb\377\300\257' >"$OUT/corpus_prom/s1"
+printf 'text/plain;version=0.0.4\0\360\237\230\200\355\240\200' >"$OUT/corpus_prom/s2"
 cd "$OUT/crashes" || exit 1
+"$OUT/fuzz_prom" -max_total_time="$SECS" -max_len=512 -timeout=5 \
+	-rss_limit_mb=1024 -print_final_stats=1 "$OUT/corpus_prom" >"$OUT/fuzz_prom.log" 2>&1
+rc=$?
+tail -3 "$OUT/fuzz_prom.log"
+if [ "$rc" -ne 0 ]; then
+	echo "FAIL: fuzz_prom found a crash (exit $rc); reproducer: $(ls "$OUT/crashes")"
+	exit 1
+fi
 "$OUT/fuzz_opts" -max_total_time="$SECS" -max_len=512 -timeout=5 \
 	-rss_limit_mb=1024 -print_final_stats=1 "$OUT/corpus" >"$OUT/fuzz.log" 2>&1
 rc=$?
