@@ -24,7 +24,13 @@
 #include <bcc/bcc_common.h>
 #include <bcc/libbpf.h>
 
-#define TRACEFS "/sys/kernel/debug/tracing"
+/*
+ * tracefs as libbcc looks for it: under debugfs if that exists, else
+ * tracefs's own mount point (what a container usually has, as the
+ * mount namespace shows it).
+ */
+#define TRACEFS_DEBUGFS "/sys/kernel/debug/tracing"
+#define TRACEFS_OWN "/sys/kernel/tracing"
 #define LOG_SIZE (1 << 22)
 
 /* the libraries only the compile runs: clang, LLVM, libbcc's front end */
@@ -76,12 +82,19 @@ static int headers_complete(const char *dir, char *err, size_t errlen)
 	return -1;
 }
 
+/* ss_tracefs - see bpf_host.h */
+const char *ss_tracefs(void)
+{
+	return access(TRACEFS_DEBUGFS, F_OK) == 0 ? TRACEFS_DEBUGFS
+						  : TRACEFS_OWN;
+}
+
 /* ss_tracepoint_exists - see bpf_host.h */
 bool ss_tracepoint_exists(const char *category, const char *name)
 {
 	char p[PATH_MAX];
 
-	snprintf(p, sizeof(p), TRACEFS "/events/%s/%s", category, name);
+	snprintf(p, sizeof(p), "%s/events/%s/%s", ss_tracefs(), category, name);
 	return is_dir(p);
 }
 
@@ -92,14 +105,17 @@ int ss_bpf_check_env(struct ss_bpf *b, char *err, size_t errlen)
 	struct utsname u;
 	char p[PATH_MAX];
 
-	if (ss_check_privs(TRACEFS "/events/sched/sched_switch/format", err,
-			   errlen))
+	snprintf(p, sizeof(p), "%s/events/sched/sched_switch/format",
+		 ss_tracefs());
+	if (ss_check_privs(p, err, errlen))
 		return -1;
 	if (!ss_tracepoint_exists("sched", "sched_switch")) {
 		snprintf(err, errlen,
-			 "tracefs not found at " TRACEFS
-			 ": mount -t debugfs debugfs /sys/kernel/debug "
-			 "(or run scripts/setup.sh)");
+			 "tracefs not found at " TRACEFS_DEBUGFS
+			 " or " TRACEFS_OWN
+			 ": mount -t tracefs tracefs " TRACEFS_OWN
+			 " (in a container: mount the host's "
+			 "/sys/kernel/tracing, or run scripts/setup.sh)");
 		return -1;
 	}
 	uname(&u);

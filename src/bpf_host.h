@@ -39,7 +39,7 @@ struct ss_bpf {
 
 /*
  * ss_bpf_check_env - the things libbcc needs before it can compile and
- * attach: root, tracefs at /sys/kernel/debug/tracing (where libbcc looks),
+ * attach: capabilities (privs.h), tracefs (ss_tracefs, where libbcc looks),
  * and kernel headers (BCC_KERNEL_SOURCE, /lib/modules/$(uname -r)/build or
  * /sys/kernel/kheaders.tar.xz).  Fills b->headers.  Returns 0, or -1 with
  * one line in err saying what to do.
@@ -90,6 +90,12 @@ int ss_bpf_map_fd(struct ss_bpf *b, const char *name);
  * and maps not asked for before fail.
  */
 void ss_bpf_free_compiler(struct ss_bpf *b);
+
+/*
+ * ss_tracefs - tracefs where libbcc looks: /sys/kernel/debug/tracing if
+ * it exists, else /sys/kernel/tracing.
+ */
+const char *ss_tracefs(void);
 
 /* ss_tracepoint_exists - does category/name exist in tracefs? */
 bool ss_tracepoint_exists(const char *category, const char *name);

@@ -9,6 +9,9 @@
 #     one message; -G alone (no pids) works.
 #  3. cgroup: in a new cgroup namespace with its own cgroup2 mount, -G
 #     paths are the namespace's, as /proc/PID/cgroup shows them there.
+#  4. mount: with tracefs only at /sys/kernel/tracing (no debugfs, as in
+#     many containers) it runs; with no tracefs at all, exit 1 and one
+#     message.
 . "$(dirname "$0")/lib.sh"
 
 need_root
@@ -67,6 +70,24 @@ unshare --pid --fork --mount-proc "$SWITCHSTAT" -G --csv -d 1 >"$T/pg.out" 2>"$T
 [ "$rc" -eq 0 ] && [ "$(wc -l <"$T/pg.out")" -ge 2 ] ||
 	fail "pid ns, -G: exit $rc: $(cat "$T/pg.err")"
 info "pid ns: -G works ($(($(wc -l <"$T/pg.out") - 1)) cgroup rows)"
+
+# 4. mount namespace (before 3, which may end the test early)
+if [ -d /sys/kernel/tracing/events/sched ]; then
+	rc=0
+	unshare --mount sh -c "umount -l /sys/kernel/debug 2>/dev/null
+		exec '$SWITCHSTAT' --csv -d 1 -p $S" >"$T/mnt.out" 2>"$T/mnt.err" || rc=$?
+	[ "$rc" -eq 0 ] && grep -q "^[0-9.]*,$S," "$T/mnt.out" ||
+		fail "tracefs only at /sys/kernel/tracing: exit $rc: $(cat "$T/mnt.err")"
+	info "mount ns: tracefs only at /sys/kernel/tracing: traced"
+	rc=0
+	unshare --mount sh -c "umount -l /sys/kernel/debug 2>/dev/null
+		umount -l /sys/kernel/tracing 2>/dev/null
+		exec '$SWITCHSTAT' -d 1" >"$T/mnt.out" 2>"$T/mnt.err" || rc=$?
+	[ "$rc" -eq 1 ] && [ "$(wc -l <"$T/mnt.err")" -eq 1 ] &&
+		grep -q "tracefs not found" "$T/mnt.err" ||
+		fail "no tracefs: exit $rc: $(cat "$T/mnt.err")"
+	info "mount ns: no tracefs: $(cat "$T/mnt.err")"
+fi
 
 # 3. cgroup namespace
 V2=$(awk '{ for (i = 7; i < NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' \
