@@ -14,6 +14,11 @@
 #   docker run --rm -it --privileged --pid=host -v /sys/kernel/debug:/sys/kernel/debug -v /sys/fs/cgroup:/sys/fs/cgroup -v /lib/modules:/lib/modules:ro -v /usr/src:/usr/src:ro ghcr.io/OWNER/switchstat -i 1000 -d 5
 #
 # (OWNER is the lower-cased GitHub owner; CI publishes the image there.)
+# Without --pid=host, runs that show or take pids exit 1 with one message
+# (-G alone works); without tracefs (-v /sys/kernel/tracing:/sys/kernel/tracing
+# also works) or kernel headers: exit 1 saying what is missing. Instead of
+# --privileged: CAP_BPF, CAP_PERFMON, CAP_DAC_READ_SEARCH and a seccomp
+# profile allowing bpf() and perf_event_open(). README "In a container".
 # `switchstat --version` and `switchstat -h` work without any of those flags.
 
 # ---------------------------------------------------------------- build stage
@@ -21,7 +26,7 @@ FROM debian:bookworm-slim AS build
 
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        build-essential cmake pkg-config libbpfcc-dev libmicrohttpd-dev \
+        build-essential cmake pkg-config libbpfcc-dev libbpf-dev libmicrohttpd-dev \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -53,14 +58,14 @@ LABEL org.opencontainers.image.title="switchstat" \
       org.opencontainers.image.version="${VERSION}"
 
 # libbpfcc brings libbcc.so and what it links (libclang-cpp, libllvm, libelf,
-# libbpf). xz-utils and kmod are for libbcc's fallback when /lib/modules has no
+# libbpf; libbpf1 also for BTF offsets). xz-utils and kmod are for libbcc's fallback when /lib/modules has no
 # headers for the running kernel: it runs `modprobe kheaders` and unpacks
 # /sys/kernel/kheaders.tar.xz with tar. libmicrohttpd12 serves --listen
 # (the Prometheus exporter). No compiler or cmake here: libbcc
 # compiles the BPF C with the clang it embeds.
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        libbpfcc libmicrohttpd12 xz-utils kmod \
+        libbpfcc libbpf1 libmicrohttpd12 xz-utils kmod \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin \
  && for lib in $(dpkg -L libbpfcc | grep '/libbcc[^/]*\.so\.[0-9]*$'); do \
         ldd "$lib" | awk -v l="$lib" '/not found/ {bad=1; print l ": " $0} END {exit bad}' || exit 1; \
