@@ -213,18 +213,18 @@ cg2_mount() {
 		/proc/self/mountinfo | head -n 1
 }
 
-# cg_remove DIR...: remove cgroup directories, each with its descendants,
-# deepest first; a cgroup whose last task is still exiting is retried for
+# cg_remove DIR...: remove cgroup directories, each with its descendants
+# (any names), deepest first; a cgroup whose last task is still exiting is retried for
 # up to 1 s
 cg_remove() {
 	local top d
 	for top in "$@"; do
 		[ -d "$top" ] || continue
-		for d in $(find "$top" -depth -type d 2>/dev/null); do
+		while IFS= read -r -d '' d; do
 			for _ in 1 2 3 4 5 6 7 8 9 10; do
 				rmdir "$d" 2>/dev/null && break
 				sleep 0.1
 			done
-		done
+		done < <(find "$top" -depth -type d -print0 2>/dev/null)
 	done
 }

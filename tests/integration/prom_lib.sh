@@ -119,7 +119,7 @@ now_s() { date +%s.%N; }
 # (under the root); sets CG to its path relative to the mount.  Removed at
 # exit by cg_cleanup.  Not in $(...): the variables must stay set.
 CG_ROOT=""
-CG_MNT=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+CG_MNT=$(cg2_mount)
 cg_make() {
 	[ -n "$CG_MNT" ] || skip "no cgroup v2 mount"
 	if [ -z "$CG_ROOT" ]; then
@@ -135,12 +135,8 @@ cg_move() { echo "$1" >"$CG_MNT$2/cgroup.procs" || fail "move $1 to $2"; }
 
 cg_cleanup() {
 	[ -n "$CG_ROOT" ] || return 0
-	local d
 	for p in "${BG_PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
 	wait 2>/dev/null
-	for d in $(find "$CG_MNT/$CG_ROOT" -mindepth 1 -depth -type d 2>/dev/null); do
-		rmdir "$d" 2>/dev/null
-	done
-	rmdir "$CG_MNT/$CG_ROOT" 2>/dev/null
+	cg_remove "$CG_MNT/$CG_ROOT"
 }
 trap 'cg_cleanup; cleanup' EXIT
