@@ -69,7 +69,7 @@ static __always_inline struct ss_val *ss_current_val(__u32 tgid, __u32 tid)
 	if (val) {
 		val->cgroup_id = cgroup_id;
 		if (SS_PER_THREAD || tid == tgid)
-			bpf_get_current_comm(&val->comm, sizeof(val->comm));
+			ss_ident_cur_comm(val->comm);
 		return val;
 	}
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <bpf/btf.h>
+#include <bpf/libbpf.h>
 
 #include "btf_offsets.h"
 
@@ -70,6 +71,11 @@ static int identity_configure(struct ss_app *app, void *st)
 	ss_app_define(app, "SS_IDENT_BTF", btf);
 	for (size_t i = 0; btf && i < NMEMBERS; i++)
 		ss_app_define(app, members[i].macro, off[i]);
+	/* direct reads of the current task (bpf_get_current_task_btf) */
+	ss_app_define(app, "SS_TASK_BTF_PTR",
+		      btf && libbpf_probe_bpf_helper(
+				     BPF_PROG_TYPE_TRACEPOINT,
+				     BPF_FUNC_get_current_task_btf, NULL) == 1);
 	if (app->o.verbose)
 		fprintf(stderr,
 			btf ? "switchstat: rows keyed by process start time, "
