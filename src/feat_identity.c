@@ -5,12 +5,13 @@
  * running kernel's BTF (never from headers, which may be another
  * kernel's), and whether the cgroup is part of the row key (-G).
  * Without BTF the rows still work, with the limits identity.bpf.h states;
- * -v says which.
+ * -v says which.  SWITCHSTAT_TEST_NO_BTF=1 forces that path (tests).
  */
 #include "feat_identity.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <bpf/btf.h>
@@ -67,7 +68,14 @@ static int identity_configure(struct ss_app *app, void *st)
 
 	(void)st;
 	ss_app_define(app, "SS_PER_CGROUP", app->o.per_cgroup);
-	btf = offsets(off, why, sizeof(why)) == 0;
+	/* test hook: the no-BTF fallback on a kernel that has BTF */
+	if (getenv("SWITCHSTAT_TEST_NO_BTF") &&
+	    !strcmp(getenv("SWITCHSTAT_TEST_NO_BTF"), "1")) {
+		snprintf(why, sizeof(why), "BTF not used (test hook)");
+		btf = false;
+	} else {
+		btf = offsets(off, why, sizeof(why)) == 0;
+	}
 	ss_app_define(app, "SS_IDENT_BTF", btf);
 	for (size_t i = 0; btf && i < NMEMBERS; i++)
 		ss_app_define(app, members[i].macro, off[i]);

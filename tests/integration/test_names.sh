@@ -10,7 +10,8 @@
 #  3. a rename (prctl PR_SET_NAME) in an interval shows in that interval's
 #     row: the name at the end of the interval;
 #  4. --trace lines name each thread by its own comm;
-#  5. per-process histograms (--hist -P) are named like the process rows.
+#  5. per-process histograms (--hist -P) are named like the process rows;
+#  6. without BTF (test hook) the run still works and -v says what it lacks.
 . "$(dirname "$0")/lib.sh"
 
 need_root
@@ -106,4 +107,11 @@ stop_tool
 got=$(names "$T/ren.out" pid "$P")
 [ "$got" = renamed ] || fail "after a rename the row is named '$got', want renamed"
 info "renamed in the interval: row named renamed"
+# 6. the no-BTF fallback
+rc=0
+SWITCHSTAT_TEST_NO_BTF=1 "$SWITCHSTAT" -v --csv -i 500 -d 1 -p "$P" >"$T/nb.out" 2>"$T/nb.err" || rc=$?
+[ "$rc" -eq 0 ] || fail "no BTF: exit $rc: $(cat "$T/nb.err")"
+[ "$(names "$T/nb.out" pid "$P" | wc -l)" -ge 1 ] || fail "no BTF: no rows: $(cat "$T/nb.out")"
+grep -q "a reused pid shares its row" "$T/nb.err" || fail "no BTF: -v does not say so: $(cat "$T/nb.err")"
+info "no BTF: rows, and -v: $(grep -o 'BTF not used.*' "$T/nb.err")"
 pass "names"
