@@ -6,7 +6,7 @@
 # thread lives on is alive: -p PID and -t TID accept it.  When the target
 # exits, the run ends by itself with exit 0 and a final interval holding
 # the target's last time: the rows sum to the process's own getrusage
-# (user + system) within 2 %.  A pid that never existed is still bad input.
+# (user + system) within 2 %.  --trace -p ends the same way.  A pid that never existed is still bad input.
 . "$(dirname "$0")/lib.sh"
 
 need_root
@@ -44,8 +44,14 @@ run_case() {
 	wait "$tool" || rc=$?
 	[ "$rc" -eq 0 ] || fail "$name (${args[*]}): exit $rc: $(cat "$T/$name.err")"
 	[ -s "$T/result" ] || fail "$name: workload wrote no result"
-	check_within "$name ${args[*]}: on-CPU vs getrusage" \
-		"$(csv_sum "$T/$name.out" oncpu_ns)" "$(cat "$T/result")" 2
+	if [ "$name" = tr ]; then
+		[ "$(csv_sum "$T/$name.out" voluntary prev_pid "$pid")" -ge 0 ] &&
+			grep -q "events traced" "$T/$name.err" ||
+			fail "$name: no trace summary: $(cat "$T/$name.err")"
+	else
+		check_within "$name ${args[*]}: on-CPU vs getrusage" \
+			"$(csv_sum "$T/$name.out" oncpu_ns)" "$(cat "$T/result")" 2
+	fi
 	local msg="process $pid has exited"
 	[ "$name" = t ] && msg="thread $tid has exited"
 	grep -q "$msg" "$T/$name.err" ||
@@ -55,6 +61,7 @@ run_case() {
 
 run_case p -p PID
 run_case t -t TID -L
+run_case tr --trace -p PID
 
 rc=0
 "$SWITCHSTAT" -p 999999999 -d 1 >"$T/bad.out" 2>"$T/bad.err" || rc=$?
