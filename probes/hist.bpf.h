@@ -76,6 +76,7 @@ static __always_inline void ss_hist_add(struct ss_hist_cpu *hc, __u32 kind,
 
 	if (SS_HIST_PER == 2)
 		key.tid = tid;
+	key.start_ns = ss_ident_start(tgid, tid, SS_HIST_PER == 2);
 
 	struct ss_hist_val *v = hist.lookup(&key);
 

@@ -28,6 +28,7 @@ struct ss_hist_key {
 	__u32 tid;
 	__u32 kind; /* enum ss_hist_kind_id */
 	__u32 pad;
+	__u64 start_ns; /* as in struct ss_key: a reused pid is a new entry */
 };
 
 /* One histogram: counts per log2 slot of the duration in usecs (or msecs). */

@@ -133,6 +133,26 @@ static __always_inline void ss_ident_cur_comm(char *dst)
 }
 
 /*
+ * ss_ident_start - the start time (ns) of the current task's process (of
+ * the thread itself if per_thread), as ss_ident_key has it; 0 without BTF.
+ * For keys outside the accumulator map (histograms).
+ */
+static __always_inline __u64 ss_ident_start(__u32 tgid, __u32 tid,
+					    int per_thread)
+{
+	__u64 start = 0;
+#if SS_IDENT_BTF
+	__u64 task = SS_CUR_TASK(), who = task;
+
+	if (!per_thread && tid != tgid)
+		SS_TASK_READ(who, task, SS_IDENT_LEADER);
+	if (who)
+		SS_TASK_READ(start, who, SS_IDENT_START);
+#endif
+	return start;
+}
+
+/*
  * ss_ident_name - the name of a row of the current task (tgid, tid) kept
  * outside the accumulator map (histograms): per_thread, the thread's own
  * comm; else its leader's.

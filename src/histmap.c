@@ -77,6 +77,8 @@ static int cmp_rec(const void *pa, const void *pb)
 		return a->key.tgid < b->key.tgid ? -1 : 1;
 	if (a->key.tid != b->key.tid)
 		return a->key.tid < b->key.tid ? -1 : 1;
+	if (a->key.start_ns != b->key.start_ns) /* a reused pid */
+		return a->key.start_ns < b->key.start_ns ? -1 : 1;
 	return 0;
 }
 
