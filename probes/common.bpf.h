@@ -60,7 +60,7 @@ static __always_inline void stat_add(__u32 idx, __u64 v)
  */
 static __always_inline struct ss_val *ss_current_val(__u32 tgid, __u32 tid)
 {
-	__u64 cgroup_id = bpf_get_current_cgroup_id(), leader;
+	__u64 cgroup_id = ss_ident_cgroup_id(), leader;
 	struct ss_key key;
 	struct ss_val *val;
 

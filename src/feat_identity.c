@@ -20,51 +20,59 @@
 #include "btf_offsets.h"
 
 struct member {
+	const char *strct;
 	const char *name;
 	const char *macro;
 	unsigned int size;
 };
 
 static const struct member members[] = {
-	{ "group_leader", "SS_IDENT_LEADER", sizeof(void *) },
-	{ "start_time", "SS_IDENT_START", 8 },
-	{ "comm", "SS_IDENT_COMM", 16 },
+	{ "task_struct", "group_leader", "SS_IDENT_LEADER", sizeof(void *) },
+	{ "task_struct", "start_time", "SS_IDENT_START", 8 },
+	{ "task_struct", "comm", "SS_IDENT_COMM", 16 },
 };
 
 #define NMEMBERS (sizeof(members) / sizeof(members[0]))
 
-/* The offsets into off[]; 0, or -1 with why not in why. */
-static int offsets(unsigned int *off, char *why, size_t len)
+/*
+ * The path bpf_get_current_cgroup_id() takes, for reading it in place:
+ * task->cgroups->dfl_cgrp->kn->id.
+ */
+static const struct member cg_members[] = {
+	{ "task_struct", "cgroups", "SS_CG_TASK_CGROUPS", sizeof(void *) },
+	{ "css_set", "dfl_cgrp", "SS_CG_CSS_DFL", sizeof(void *) },
+	{ "cgroup", "kn", "SS_CG_CGROUP_KN", sizeof(void *) },
+	{ "kernfs_node", "id", "SS_CG_KN_ID", 8 },
+};
+
+#define NCG (sizeof(cg_members) / sizeof(cg_members[0]))
+
+/* The offsets of m[0 .. n - 1] into off[]; 0, or -1 with why not in why. */
+static int offsets(const struct btf *btf, const struct member *m, size_t n,
+		   unsigned int *off, char *why, size_t len)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
-	int ret = 0;
-
-	if (!btf) {
-		snprintf(why, len, "no kernel BTF: %s", strerror(errno));
-		return -1;
-	}
-	for (size_t i = 0; i < NMEMBERS && !ret; i++) {
+	for (size_t i = 0; i < n; i++) {
 		unsigned int size;
-		int err = ss_btf_member(btf, "task_struct", members[i].name,
-					&off[i], &size);
+		int err = ss_btf_member(btf, m[i].strct, m[i].name, &off[i],
+					&size);
 
-		if (!err && size != members[i].size)
+		if (!err && size != m[i].size)
 			err = -EINVAL;
 		if (err) {
-			snprintf(why, len, "task_struct.%s not in BTF: %s",
-				 members[i].name, strerror(-err));
-			ret = -1;
+			snprintf(why, len, "%s.%s not in BTF: %s", m[i].strct,
+				 m[i].name, strerror(-err));
+			return -1;
 		}
 	}
-	btf__free(btf);
-	return ret;
+	return 0;
 }
 
 static int identity_configure(struct ss_app *app, void *st)
 {
-	unsigned int off[NMEMBERS];
-	char why[160];
-	bool btf;
+	unsigned int off[NMEMBERS], cg_off[NCG];
+	char why[160], cg_why[160];
+	struct btf *vmlinux = NULL;
+	bool btf, cg = false;
 
 	(void)st;
 	ss_app_define(app, "SS_PER_CGROUP", app->o.per_cgroup);
@@ -74,11 +82,27 @@ static int identity_configure(struct ss_app *app, void *st)
 		snprintf(why, sizeof(why), "BTF not used (test hook)");
 		btf = false;
 	} else {
-		btf = offsets(off, why, sizeof(why)) == 0;
+		vmlinux = btf__load_vmlinux_btf();
+		if (!vmlinux)
+			snprintf(why, sizeof(why), "no kernel BTF: %s",
+				 strerror(errno));
+		btf = vmlinux && offsets(vmlinux, members, NMEMBERS, off, why,
+					 sizeof(why)) == 0;
+		cg = btf && offsets(vmlinux, cg_members, NCG, cg_off, cg_why,
+				    sizeof(cg_why)) == 0;
+		btf__free(vmlinux);
 	}
 	ss_app_define(app, "SS_IDENT_BTF", btf);
 	for (size_t i = 0; btf && i < NMEMBERS; i++)
 		ss_app_define(app, members[i].macro, off[i]);
+	ss_app_define(app, "SS_CG_BTF", cg);
+	for (size_t i = 0; cg && i < NCG; i++)
+		ss_app_define(app, cg_members[i].macro, cg_off[i]);
+	if (btf && !cg && app->o.verbose)
+		fprintf(stderr,
+			"switchstat: %s: cgroup ids from "
+			"bpf_get_current_cgroup_id\n",
+			cg_why);
 	/* direct reads of the current task (bpf_get_current_task_btf) */
 	ss_app_define(app, "SS_TASK_BTF_PTR",
 		      btf && libbpf_probe_bpf_helper(
