@@ -106,7 +106,7 @@ TRACEPOINT_PROBE(sched, sched_switch)
 	/* test hook: a load the verifier must reject */
 	now += *(volatile __u64 *)(long)bpf_get_prandom_u32();
 #endif
-	ss_hotplug_check(cpu);
+	ss_hotplug_check(cpu, tid, 0);
 	last = ss_slice_next(cpu, now, tid, args->next_pid);
 	ss_cpu_stat_add(cpu, SS_STAT_SWITCHES, 1);
 	ss_feature_switch_counters(cpu, tgid, tid);
@@ -152,7 +152,7 @@ int ss_checkpoint(struct bpf_perf_event_data *ctx)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id, tgid = id >> 32;
 
-	ss_hotplug_check(cpu);
+	ss_hotplug_check(cpu, tid, 1);
 	last = ss_slice_next(cpu, now, tid, tid);
 	ss_feature_switch_counters(cpu, tgid, tid);
 	SS_MEM_SWITCH(cpu);
