@@ -27,8 +27,12 @@ static void print_check(struct ss_app *app)
 		    (rows - (app->o.idle ? idle : 0)) / 1e6, other / 1e6,
 		    idle / 1e6);
 	if (app->hotplug_seen)
-		ss_diag_raw("%.1f ms of %.1f ms CPU time online", got / 1e6,
-			    want / 1e6);
+		ss_diag_raw("%.1f ms of %d CPUs x %.1f ms less %.1f ms offline",
+			    got / 1e6, app->ncpus_possible,
+			    iv->interval_ns / 1e6,
+			    ((double)iv->interval_ns * app->ncpus_possible -
+			     (double)want) /
+				    1e6);
 	else
 		ss_diag_raw("%.1f ms of %d CPUs x %.1f ms", got / 1e6,
 			    app->ncpus_online, iv->interval_ns / 1e6);
