@@ -47,8 +47,9 @@ static int setup(struct ss_app *app)
 	}
 	if (app->o.verbose)
 		ss_diag("kernel headers for compiling: %s "
-			"(probes read only tracepoint fields and helpers, "
-			"never kernel structs)",
+			"(probes read tracepoint fields, helpers and "
+			"task_struct at offsets from BTF, never the "
+			"headers' layout)",
 			app->bpf.headers);
 	t0 = ss_clock_ns(CLOCK_MONOTONIC);
 	ret = ss_features_phase(app, SS_PHASE_CONFIGURE);
