@@ -257,6 +257,42 @@ Test(rows_sort, empty_and_single)
 	ss_rows_free(&iv);
 }
 
+/* A reused pid: two rows with one tgid, the earlier process first. */
+Test(rows_sort, reused_pid_rows_by_start_time)
+{
+	struct ss_interval iv = { 0 };
+	struct ss_row r[2] = { mk(9, 0, 5, 1, 1, 1), mk(9, 0, 5, 1, 1, 1) };
+
+	r[0].key.start_ns = 2000;
+	r[1].key.start_ns = 1000;
+	push_all(&iv, r, 2);
+	ss_rows_sort(&iv, SS_SORT_ONCPU);
+	cr_expect_eq(iv.rows[0].key.start_ns, 1000);
+	cr_expect_eq(iv.rows[1].key.start_ns, 2000);
+	ss_rows_sort(&iv, SS_SORT_PID);
+	cr_expect_eq(iv.rows[0].key.start_ns, 1000);
+	ss_rows_free(&iv);
+}
+
+/* -G: a cgroup row's key is its cgroup, never a process's start time. */
+Test(rows_merge, key_is_the_cgroup)
+{
+	struct ss_interval iv = { 0 };
+	struct ss_row r[2] = { mk(9, 0, 5, 1, 1, 7), mk(10, 0, 5, 1, 1, 7) };
+
+	r[0].key.start_ns = 123;
+	r[0].key.cgroup_id = 7;
+	r[1].key.start_ns = 456;
+	r[1].key.cgroup_id = 7;
+	push_all(&iv, r, 2);
+	ss_rows_merge_by_cgroup(&iv);
+	cr_assert_eq(iv.n, 1);
+	cr_expect_eq(iv.rows[0].key.start_ns, 0);
+	cr_expect_eq(iv.rows[0].key.cgroup_id, 7);
+	cr_expect_eq(iv.rows[0].v.oncpu_ns, 10);
+	ss_rows_free(&iv);
+}
+
 /* ---- merge by cgroup ------------------------------------------------------- */
 
 /*
