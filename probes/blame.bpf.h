@@ -275,9 +275,10 @@ static __always_inline void ss_blame_switch(__u64 now, __u64 last, __u32 tgid,
 	blame_wait.delete(&next_tid);
 }
 
+/* in ss_switch (switch.bpf.c): its prev_state, next_tid, now, last... */
 #define SS_BLAME_SWITCH()                                                  \
 	ss_blame_switch(now, last, tgid, tid, ss_task_selected(tgid, tid), \
-			args->prev_state, args->next_pid, 1)
+			prev_state, next_tid, 1)
 #define SS_BLAME_CHECKPOINT()                                                 \
 	ss_blame_switch(now, last, tgid, tid, ss_task_selected(tgid, tid), 0, \
 			tid, 0)

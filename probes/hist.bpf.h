@@ -49,9 +49,6 @@
 
 #define SS_HIST_WAITS (SS_HIST_OFFCPU || SS_HIST_RUNQ)
 
-/* prev_state bits of a task switched out for the last time (X, Z) */
-#define SS_PREV_STATE_EXIT_MASK 0x30ULL
-
 #if SS_HIST_ONCPU || SS_HIST_WAITS
 BPF_PERCPU_ARRAY(hist_cpu, struct ss_hist_cpu, 1);
 #if SS_HIST_PER
@@ -235,8 +232,9 @@ static __always_inline void ss_hist_switch(__u64 prev_state, __u32 next_tid,
 #endif
 }
 
-#define SS_HIST_SWITCH()                                                 \
-	ss_hist_switch(args->prev_state, args->next_pid, now, tgid, tid, \
+/* in ss_switch (switch.bpf.c): its prev_state, next_tid, now, tgid, tid */
+#define SS_HIST_SWITCH()                                     \
+	ss_hist_switch(prev_state, next_tid, now, tgid, tid, \
 		       tid != 0 && ss_task_selected(tgid, tid))
 #else
 #define SS_HIST_SWITCH() \

@@ -22,6 +22,21 @@
  * up the CPU itself: a voluntary switch (the kernel's nvcsw).
  */
 #define SS_PREV_STATE_SLEEP_MASK 0xffULL
+/* prev_state bits of a thread's last switch in the tracepoint: X, Z */
+#define SS_PREV_STATE_EXIT_MASK 0x30ULL
+
+/*
+ * How a switch is counted (enum ss_switch_kind).  The last switch of an
+ * exiting thread (state X or Z in the tracepoint, TASK_DEAD in the raw
+ * one) is not a switch: the kernel folds a thread's counts into its
+ * process's totals (getrusage, /proc/PID/status) before that switch, so
+ * the totals never hold it.  Its on-CPU time is counted.
+ */
+enum ss_switch_kind {
+	SS_SW_INVOL = 0, /* preempted while runnable: the kernel's nivcsw */
+	SS_SW_VOL = 1, /* gave up the CPU itself: the kernel's nvcsw */
+	SS_SW_EXIT = 2, /* the thread's last switch: not counted */
+};
 
 /*
  * Key of the per-interval accumulator map (probes/identity.bpf.h): tid is
@@ -59,6 +74,7 @@ struct ss_cpu {
 	__u64 ctr_have_prev; /* bit i: ctr_prev[i] is valid */
 	__u32 curr_tid; /* next_pid of the last switch: owner of the slice */
 	__u32 curr_pad;
+	__u64 curr_nvcsw; /* raw path: the owner's nvcsw when it switched in */
 	/* the slice that just ended, from ss_feature_switch_counters */
 	__u64 ctr_delta[SS_MAX_COUNTERS];
 	__u64 ctr_delta_valid; /* bit i: ctr_delta[i] is to be charged */
@@ -90,6 +106,11 @@ enum ss_stat {
 	SS_STAT_FLT_SKIPPED, /* fault deltas skipped: no previous reading,
 				* a read error or a value that went back */
 	SS_STAT_HOTPLUG, /* slices skipped: the CPU was offline */
+	SS_STAT_EXIT_SWITCHES, /* threads' last switches: not counted */
+	SS_STAT_BTF_OK, /* raw path, at checkpoints: the current task's
+			   * pid and tgid read at their BTF offsets equal
+			   * the helper's */
+	SS_STAT_BTF_BAD, /* ... and differ: offsets wrong */
 	SS_STAT_MAX = SS_NR_STATS,
 };
 

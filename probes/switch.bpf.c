@@ -2,7 +2,8 @@
 /*
  * switch.bpf.c - sched_switch accounting, compiled by libbcc at start-up.
  *
- * Rules: only tracepoint fields and helpers, never a kernel struct at a
+ * Rules: only tracepoint fields, helpers and task_struct fields at offsets
+ * from the running kernel's BTF (task.bpf.h), never a kernel struct at a
  * header's offset; the layout of args comes from the running kernel's
  * format file through TRACEPOINT_PROBE; the slice start is kept per CPU, so
  * each CPU's idle task is separate and nothing wraps; the first slice on
@@ -11,7 +12,7 @@
  * bpf_get_current_pid_tgid() names prev.
  *
  * Feature hooks (SS_*_SWITCH macros, from the feature .bpf.h files) run
- * inside the handler and may use its locals: args, cpu, now, last, tgid, tid.
+ * inside ss_switch and may use its parameters and locals.
  */
 #include "blame.bpf.h"
 #include "common.bpf.h"
@@ -21,6 +22,7 @@
 #include "mem.bpf.h"
 #include "select.bpf.h"
 #include "shared.h"
+#include "task.bpf.h"
 #include "trace.bpf.h"
 #include "wakeup.bpf.h"
 
@@ -34,16 +36,22 @@
 /*
  * ss_charge_slice - charge the on-CPU slice [last, now) of this CPU to the
  * current task (tgid, tid): its row's on-CPU ns and counter deltas, or the
- * idle / filtered stats.  Used at every switch and at every checkpoint.
- * Returns the row, or NULL when no row was charged: first slice (began
- * before we started), clock went backwards, idle, filtered, map full.
+ * idle / filtered stats.  Used at every switch (@at_switch 1) and at every
+ * checkpoint.  Returns the row, or NULL when no row was charged: clock went
+ * backwards, idle, filtered, map full.  A slice that is not charged (last
+ * 0: first on this CPU, or its owner unknown) still returns the row at a
+ * switch: the switch itself was seen and is counted.
  */
 static __always_inline struct ss_val *ss_charge_slice(struct ss_cpu *cpu,
 						      __u64 now, __u64 last,
-						      __u32 tgid, __u32 tid)
+						      __u32 tgid, __u32 tid,
+						      int at_switch)
 {
-	if (last == 0) /* counted by the caller: first or missed */
-		return NULL;
+	if (last == 0) { /* counted by the caller: first or missed */
+		if (!at_switch || tid == 0 || !ss_task_selected(tgid, tid))
+			return NULL;
+		return ss_current_val(tgid, tid);
+	}
 	if (now < last) {
 		ss_cpu_stat_add(cpu, SS_STAT_ANOMALY, 1);
 		return NULL;
@@ -90,6 +98,141 @@ static __always_inline __u64 ss_slice_next(struct ss_cpu *cpu, __u64 now,
 	return last;
 }
 
+#if SS_TRACE
+/*
+ * The prev_state the regular tracepoint reports, from the raw one: R+
+ * (TASK_REPORT_MAX) when preempted, else the highest TASK_REPORT bit of
+ * the state (a dead thread shows X), I for TASK_IDLE.
+ */
+static __always_inline __u64 ss_report_state(__u64 preempt, __u64 raw)
+{
+	__u64 s = raw & 0x7f;
+
+	if (preempt)
+		return 0x100;
+	if (raw == 0x402) /* TASK_IDLE */
+		return 0x80;
+	if (raw & 0x80) /* TASK_DEAD: exit_state EXIT_DEAD */
+		s |= 0x10;
+	for (int b = 6; b >= 0; b--)
+		if (s & (1ULL << b))
+			return 1ULL << b;
+	return 0;
+}
+
+/* the two comms of a --trace record */
+static __always_inline void ss_switch_comms(struct ss_trace_event *ev,
+					    const char *prev_comm,
+					    const char *next_comm,
+					    __u64 next_task)
+{
+#if SS_RAW_TP
+	bpf_get_current_comm(ev->prev_comm, SS_COMM_LEN);
+	ss_task_comm(next_task, ev->next_comm);
+#else
+	__builtin_memcpy(ev->prev_comm, prev_comm, SS_COMM_LEN);
+	__builtin_memcpy(ev->next_comm, next_comm, SS_COMM_LEN);
+#endif
+}
+
+#define SS_SWITCH_COMMS(ev) ss_switch_comms(ev, prev_comm, next_comm, next_task)
+#endif
+
+/*
+ * ss_switch - one context switch on this CPU at @now, either path: the
+ * current task (tgid, tid) leaves, next_tid arrives.  @kind (enum
+ * ss_switch_kind) says how the switch counts, @kind_known whether that is
+ * the kernel's own count (raw path) or read from prev_state; @blocked:
+ * prev went to sleep.  @prev_state is as the tracepoint reports it.
+ * The comms and next_task are for --trace records only.
+ */
+static __always_inline void ss_switch(void *ctx, struct ss_cpu *cpu, __u64 now,
+				      __u32 tgid, __u32 tid, __u32 next_tid,
+				      __u64 prev_state, int kind,
+				      int kind_known, int blocked,
+				      const char *prev_comm,
+				      const char *next_comm, __u64 next_task)
+{
+	__u64 last;
+
+	ss_hotplug_check(cpu, tid, 0);
+	last = ss_slice_next(cpu, now, tid, next_tid);
+	ss_cpu_stat_add(cpu, SS_STAT_SWITCHES, 1);
+	ss_feature_switch_counters(cpu, tgid, tid);
+	SS_MEM_SWITCH(cpu);
+	SS_HIST_SWITCH();
+	SS_BLAME_SWITCH();
+	SS_TRACE_SWITCH(SS_SWITCH_COMMS);
+
+	struct ss_val *val = ss_charge_slice(cpu, now, last, tgid, tid, 1);
+
+	if (!val)
+		return;
+	if (kind == SS_SW_VOL)
+		__sync_fetch_and_add(&val->voluntary, 1);
+	else if (kind == SS_SW_INVOL)
+		__sync_fetch_and_add(&val->involuntary, 1);
+	else
+		ss_cpu_stat_add(cpu, SS_STAT_EXIT_SWITCHES, 1);
+}
+
+#if SS_RAW_TP
+/*
+ * Raw sched_switch(preempt, prev, next, prev_state).  The kernel adds one
+ * to prev->nvcsw or prev->nivcsw just before this tracepoint, so the kind
+ * is exact: involuntary when preempted; otherwise voluntary iff prev's
+ * nvcsw moved since it switched in (kept in cpu->curr_nvcsw).  This counts
+ * a sleep abandoned for a pending signal as voluntary, as the kernel does,
+ * although the tracepoint reports its state as R since Linux 6.16.
+ */
+RAW_TRACEPOINT_PROBE(sched_switch)
+{
+	__u32 zero = 0;
+	struct ss_cpu *cpu = cpu_state.lookup(&zero);
+
+	if (!cpu)
+		return 0;
+
+	__u64 now = bpf_ktime_get_ns();
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id, tgid = id >> 32;
+	__u64 preempt = ctx->args[0], next = ctx->args[2];
+	__u64 raw_state = ctx->args[3], prev_state = raw_state;
+	__u32 next_tid = ss_task_pid(next);
+	int kind, blocked = 0;
+
+#if SS_TEST_VERIFIER_FAIL
+	/* test hook: a load the verifier must reject */
+	now += *(volatile __u64 *)(long)bpf_get_prandom_u32();
+#endif
+	if (raw_state & SS_TASK_DEAD) {
+		kind = SS_SW_EXIT;
+	} else if (preempt) {
+		kind = SS_SW_INVOL;
+	} else if (cpu->curr_tid == tid && cpu->last_switch_ns) {
+		kind = ss_task_nvcsw(ctx->args[1]) != cpu->curr_nvcsw
+			       ? SS_SW_VOL
+			       : SS_SW_INVOL;
+		blocked = (raw_state & SS_PREV_STATE_SLEEP_MASK) != 0;
+	} else { /* nvcsw at switch-in unknown (first or missed slice) */
+		blocked = (raw_state & SS_PREV_STATE_SLEEP_MASK) != 0;
+		kind = blocked ? SS_SW_VOL : SS_SW_INVOL;
+	}
+#if SS_TRACE
+	prev_state = ss_report_state(preempt, raw_state);
+#endif
+	ss_switch(ctx, cpu, now, tgid, tid, next_tid, prev_state, kind, 1,
+		  blocked, NULL, NULL, next);
+	cpu->curr_nvcsw = ss_task_nvcsw(next);
+	return 0;
+}
+#else
+/*
+ * Regular sched_switch: args laid out from the running kernel's format
+ * file.  The kind comes from prev_state (any sleep bit: voluntary), which
+ * misses the kernel's count for a sleep abandoned for a pending signal
+ * (reported as R since Linux 6.16); the raw path has no such gap.
+ */
 TRACEPOINT_PROBE(sched, sched_switch)
 {
 	__u32 zero = 0;
@@ -98,33 +241,25 @@ TRACEPOINT_PROBE(sched, sched_switch)
 	if (!cpu)
 		return 0;
 
-	__u64 now = bpf_ktime_get_ns(), last;
+	__u64 now = bpf_ktime_get_ns();
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id, tgid = id >> 32;
+	__u64 prev_state = args->prev_state;
+	int blocked = (prev_state & SS_PREV_STATE_SLEEP_MASK) != 0;
+	int kind = (prev_state & SS_PREV_STATE_EXIT_MASK) ? SS_SW_EXIT
+		   : blocked				  ? SS_SW_VOL
+							  : SS_SW_INVOL;
 
 #if SS_TEST_VERIFIER_FAIL
 	/* test hook: a load the verifier must reject */
 	now += *(volatile __u64 *)(long)bpf_get_prandom_u32();
 #endif
-	ss_hotplug_check(cpu, tid, 0);
-	last = ss_slice_next(cpu, now, tid, args->next_pid);
-	ss_cpu_stat_add(cpu, SS_STAT_SWITCHES, 1);
-	ss_feature_switch_counters(cpu, tgid, tid);
-	SS_MEM_SWITCH(cpu);
-	SS_HIST_SWITCH();
-	SS_BLAME_SWITCH();
-	SS_TRACE_SWITCH();
-
-	struct ss_val *val = ss_charge_slice(cpu, now, last, tgid, tid);
-
-	if (!val)
-		return 0;
-	if (args->prev_state & SS_PREV_STATE_SLEEP_MASK)
-		__sync_fetch_and_add(&val->voluntary, 1);
-	else
-		__sync_fetch_and_add(&val->involuntary, 1);
+	ss_switch(args, cpu, now, tgid, tid, args->next_pid, prev_state, kind,
+		  0, blocked && kind != SS_SW_EXIT, args->prev_comm,
+		  args->next_comm, 0);
 	return 0;
 }
+#endif
 
 /*
  * The context is only passed on, never read: a declaration is enough, and
@@ -152,13 +287,29 @@ int ss_checkpoint(struct bpf_perf_event_data *ctx)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id, tgid = id >> 32;
 
+#if SS_RAW_TP
+	/*
+	 * The slice's owner was unknown (a switch the kernel did not report):
+	 * from here on it is the running task, so its nvcsw now is the
+	 * baseline for the kind of its next switch.
+	 */
+	if (cpu->curr_tid != tid)
+		cpu->curr_nvcsw = ss_current_nvcsw();
+#endif
 	ss_hotplug_check(cpu, tid, 1);
 	last = ss_slice_next(cpu, now, tid, tid);
+#if SS_RAW_TP
+	if (tid) /* the BTF offsets, checked on the running task */
+		ss_cpu_stat_add(cpu,
+				ss_task_offsets_ok(tgid, tid) ? SS_STAT_BTF_OK
+							      : SS_STAT_BTF_BAD,
+				1);
+#endif
 	ss_feature_switch_counters(cpu, tgid, tid);
 	SS_MEM_SWITCH(cpu);
 	SS_HIST_CHECKPOINT();
 	SS_BLAME_CHECKPOINT();
-	ss_charge_slice(cpu, now, last, tgid, tid);
+	ss_charge_slice(cpu, now, last, tgid, tid, 0);
 	return 0;
 }
 

@@ -58,34 +58,41 @@ static __always_inline void ss_trace_submit(void *ctx,
 	} while (0)
 #endif
 
-/* Runs inside the sched_switch handler; see switch.bpf.c for the locals. */
-#define SS_TRACE_SWITCH()                                               \
-	do {                                                            \
-		if (ss_task_selected(tgid, tid)) {                      \
-			struct ss_trace_event ev = {};                  \
-                                                                        \
-			ev.ts_ns = now;                                 \
-			if (last && now >= last) {                      \
-				ev.slice_ns = now - last;               \
-				ev.flags = SS_TRACE_SLICE_KNOWN;        \
-			}                                               \
-			ev.prev_state = args->prev_state;               \
-			ev.cpu = bpf_get_smp_processor_id();            \
-			ev.prev_tgid = tgid;                            \
-			ev.prev_tid = tid;                              \
-			ev.next_tid = args->next_pid;                   \
-			__builtin_memcpy(ev.prev_comm, args->prev_comm, \
-					 sizeof(ev.prev_comm));         \
-			__builtin_memcpy(ev.next_comm, args->next_comm, \
-					 sizeof(ev.next_comm));         \
-			SS_TRACE_COUNTERS(&ev, cpu);                    \
-			ss_trace_submit(args, &ev);                     \
-		}                                                       \
-		return 0;                                               \
+/*
+ * Runs inside the sched_switch handlers (switch.bpf.c), using their locals
+ * ctx, cpu, now, last, tgid, tid, next_tid, prev_state (as the tracepoint
+ * reports it), kind and kind_known; fill_comms(ev) copies the two comms.
+ */
+#define SS_TRACE_SWITCH(fill_comms)                              \
+	do {                                                     \
+		if (ss_task_selected(tgid, tid)) {               \
+			struct ss_trace_event ev = {};           \
+                                                                 \
+			ev.ts_ns = now;                          \
+			if (last && now >= last) {               \
+				ev.slice_ns = now - last;        \
+				ev.flags = SS_TRACE_SLICE_KNOWN; \
+			}                                        \
+			if (kind_known)                          \
+				ev.flags |= SS_TRACE_KIND_KNOWN; \
+			if (kind == SS_SW_VOL)                   \
+				ev.flags |= SS_TRACE_VOLUNTARY;  \
+			if (kind == SS_SW_EXIT)                  \
+				ev.flags |= SS_TRACE_EXIT;       \
+			ev.prev_state = prev_state;              \
+			ev.cpu = bpf_get_smp_processor_id();     \
+			ev.prev_tgid = tgid;                     \
+			ev.prev_tid = tid;                       \
+			ev.next_tid = next_tid;                  \
+			fill_comms(&ev);                         \
+			SS_TRACE_COUNTERS(&ev, cpu);             \
+			ss_trace_submit(ctx, &ev);               \
+		}                                                \
+		return;                                          \
 	} while (0)
 #else
-#define SS_TRACE_SWITCH() \
-	do {              \
+#define SS_TRACE_SWITCH(fill_comms) \
+	do {                        \
 	} while (0)
 #endif
 

@@ -265,6 +265,57 @@ int ss_bpf_attach_tp(struct ss_bpf *b, const char *fn, const char *category,
 	return 0;
 }
 
+/* The sched tracepoints with a probe on either path (probes/). */
+static const struct {
+	const char *tp, *fn, *raw_fn;
+} sched_probes[] = {
+	{ "sched_switch", "tracepoint__sched__sched_switch",
+	  "raw_tracepoint__sched_switch" },
+};
+
+/* ss_bpf_sched_fn - see bpf_host.h */
+const char *ss_bpf_sched_fn(const struct ss_bpf *b, const char *tp)
+{
+	for (size_t i = 0; i < sizeof(sched_probes) / sizeof(sched_probes[0]);
+	     i++)
+		if (!strcmp(sched_probes[i].tp, tp))
+			return b->raw_sched ? sched_probes[i].raw_fn
+					    : sched_probes[i].fn;
+	return NULL;
+}
+
+/* ss_bpf_attach_sched - see bpf_host.h */
+int ss_bpf_attach_sched(struct ss_bpf *b, const char *tp, char *err,
+			size_t errlen)
+{
+	const char *fn = ss_bpf_sched_fn(b, tp);
+	int fd, lfd;
+
+	if (!fn) {
+		snprintf(err, errlen, "no probe for sched:%s", tp);
+		return -1;
+	}
+	if (ss_bpf_prog_loaded(b, fn))
+		return 0;
+	if (!b->raw_sched)
+		return ss_bpf_attach_tp(b, fn, "sched", tp, err, errlen);
+	if (b->nraw >= SS_MAX_PROGS) {
+		snprintf(err, errlen, "too many attachments");
+		return -1;
+	}
+	fd = ss_bpf_load(b, fn, BPF_PROG_TYPE_RAW_TRACEPOINT, err, errlen);
+	if (fd < 0)
+		return -1;
+	lfd = bpf_attach_raw_tracepoint(fd, tp);
+	if (lfd < 0) {
+		snprintf(err, errlen, "cannot attach raw tracepoint %s: %s", tp,
+			 strerror(errno));
+		return -1;
+	}
+	b->raw_fd[b->nraw++] = lfd;
+	return 0;
+}
+
 /* ss_bpf_map_fd - see bpf_host.h */
 int ss_bpf_map_fd(struct ss_bpf *b, const char *name)
 {
@@ -307,6 +358,9 @@ void ss_bpf_close(struct ss_bpf *b)
 	for (int i = 0; i < b->nlinks; i++)
 		bpf_close_perf_event_fd(b->link_fd[i]);
 	b->nlinks = 0;
+	for (int i = 0; i < b->nraw; i++)
+		close(b->raw_fd[i]);
+	b->nraw = 0;
 	for (int i = 0; i < b->nprogs; i++)
 		close(b->prog_fd[i]);
 	b->nprogs = 0;

@@ -27,6 +27,9 @@ struct ss_bpf {
 	int nprogs;
 	int link_fd[SS_MAX_LINKS]; /* perf fds of attachments */
 	int nlinks;
+	int raw_fd[SS_MAX_PROGS]; /* raw tracepoint attachments */
+	int nraw;
+	bool raw_sched; /* sched tracepoints as raw tracepoints (feat_path.c) */
 	char headers[4096]; /* kernel headers dir libbcc will use */
 	char *verifier_log; /* last load failure's log, or NULL */
 	int verbose;
@@ -69,6 +72,20 @@ int ss_bpf_attach_tp(struct ss_bpf *b, const char *fn, const char *category,
 
 /* ss_bpf_prog_loaded - has function fn already been loaded? */
 bool ss_bpf_prog_loaded(const struct ss_bpf *b, const char *fn);
+
+/*
+ * ss_bpf_sched_fn - the probe function of sched tracepoint @tp
+ * ("sched_switch") on the path in use (b->raw_sched), or NULL.
+ */
+const char *ss_bpf_sched_fn(const struct ss_bpf *b, const char *tp);
+
+/*
+ * ss_bpf_attach_sched - load and attach sched tracepoint @tp's probe, as a
+ * raw tracepoint when b->raw_sched, else as a regular one; nothing when
+ * it is attached already.  Returns 0, or -1 with err.
+ */
+int ss_bpf_attach_sched(struct ss_bpf *b, const char *tp, char *err,
+			size_t errlen);
 
 /* ss_bpf_add_link - remember an fd (perf event) to close at detach. */
 int ss_bpf_add_link(struct ss_bpf *b, int fd);

@@ -61,6 +61,13 @@ static int check_interval(struct ss_app *app, void *st)
 	if (app->o.verbose && app->o.memory)
 		ss_diag_raw("; fault deltas skipped: %" PRIu64,
 			    app->iv.stats[SS_STAT_FLT_SKIPPED]);
+	if (app->o.verbose)
+		ss_diag_raw("; %" PRIu64 " thread exits (not counted)",
+			    app->iv.stats[SS_STAT_EXIT_SWITCHES]);
+	if (app->o.verbose && app->bpf.raw_sched)
+		ss_diag_raw("; BTF offsets checked %" PRIu64 ", wrong %" PRIu64,
+			    app->iv.stats[SS_STAT_BTF_OK],
+			    app->iv.stats[SS_STAT_BTF_BAD]);
 	if (app->o.verbose && app->hotplug_seen)
 		ss_diag_raw("; CPU hotplug: %u events, %" PRIu64
 			    " slices skipped (spanning offline time)",

@@ -74,8 +74,7 @@ static int core_start(struct ss_app *app, void *st)
 {
 	char err[SS_ERR_LEN];
 
-	if (ss_bpf_attach_tp(&app->bpf, "tracepoint__sched__sched_switch",
-			     "sched", "sched_switch", err, sizeof(err))) {
+	if (ss_bpf_attach_sched(&app->bpf, "sched_switch", err, sizeof(err))) {
 		ss_diag("%s", err);
 		return 1;
 	}

@@ -278,7 +278,7 @@ static int64_t switch_prog_misses(const struct ss_app *app)
 		uint32_t len = sizeof(info);
 
 		if (strcmp(app->bpf.prog_name[i],
-			   "tracepoint__sched__sched_switch"))
+			   ss_bpf_sched_fn(&app->bpf, "sched_switch")))
 			continue;
 		memset(&info, 0, sizeof(info));
 		if (bpf_obj_get_info(app->bpf.prog_fd[i], &info, &len) ||

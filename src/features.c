@@ -12,6 +12,7 @@
 #include "feat_hotplug.h"
 #include "feat_identity.h"
 #include "feat_mem.h"
+#include "feat_path.h"
 #include "feat_prom.h"
 #include "feat_trace.h"
 #include "selfstats.h"
@@ -26,6 +27,7 @@
  * Programs load in this order, which is the order --self-stats lists.
  */
 static const struct ss_feature *const ss_features[] = {
+	&ss_feat_path, /* raw or regular tracepoints */
 	&ss_feat_core, /* switch accounting, interval table */
 	&ss_feat_hotplug, /* CPUs going offline and back */
 	&ss_feat_identity, /* row keys and names (start time, leader, cgroup) */

@@ -41,6 +41,14 @@ const char *ss_trace_state_str(uint64_t prev_state, char *buf, size_t len)
 	return buf;
 }
 
+/* ss_trace_event_voluntary - see trace_fmt.h */
+int ss_trace_event_voluntary(const struct ss_trace_event *e)
+{
+	if (e->flags & SS_TRACE_KIND_KNOWN)
+		return (e->flags & SS_TRACE_VOLUNTARY) != 0;
+	return ss_trace_voluntary(e->prev_state);
+}
+
 /* ss_trace_voluntary - see trace_fmt.h */
 int ss_trace_voluntary(uint64_t prev_state)
 {
@@ -183,7 +191,7 @@ int ss_trace_print(const struct ss_trace_fmt *t, const void *raw, size_t size)
 	ss_emit_u64(e, &fd[COL_PREV_TID], ev.prev_tid);
 	ss_emit_str(e, &fd[COL_PREV_COMM], ev.prev_comm, sizeof(ev.prev_comm));
 	ss_emit_str(e, &fd[COL_PREV_STATE], state, sizeof(state));
-	ss_emit_u64(e, &fd[COL_VOLUNTARY], ss_trace_voluntary(ev.prev_state));
+	ss_emit_u64(e, &fd[COL_VOLUNTARY], ss_trace_event_voluntary(&ev));
 	ss_emit_u64(e, &fd[COL_NEXT_TID], ev.next_tid);
 	ss_emit_str(e, &fd[COL_NEXT_COMM], ev.next_comm, sizeof(ev.next_comm));
 	if (ev.flags & SS_TRACE_SLICE_KNOWN)

@@ -74,6 +74,14 @@ const char *ss_trace_state_str(uint64_t prev_state, char *buf, size_t len);
  */
 int ss_trace_voluntary(uint64_t prev_state);
 
+/*
+ * ss_trace_event_voluntary - 1 if event @e is a voluntary switch: the
+ * kernel's own count when the probe knew it (raw path: the task's nvcsw
+ * moved, which also covers a sleep abandoned for a pending signal, shown
+ * as R), else ss_trace_voluntary() of its prev_state.
+ */
+int ss_trace_event_voluntary(const struct ss_trace_event *e);
+
 /* ss_trace_header - table header line or CSV header row; JSON: nothing. */
 void ss_trace_header(const struct ss_trace_fmt *t);
 

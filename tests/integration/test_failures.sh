@@ -44,7 +44,11 @@ if command -v bpftool >/dev/null && [ -r /sys/kernel/btf/vmlinux ]; then
 	bpftool btf dump file /sys/kernel/btf/vmlinux format raw |
 		awk "/^\[[0-9]+\] STRUCT 'task_struct'/ { on = 1; next } on && /^\[/ { exit }
 			on { print }" >"$T/btf.txt"
-	for f in group_leader:SS_IDENT_LEADER start_time:SS_IDENT_START comm:SS_IDENT_COMM; do
+	fields="group_leader:SS_IDENT_LEADER start_time:SS_IDENT_START comm:SS_IDENT_COMM"
+	# the raw sched_switch path's own fields (task.bpf.h)
+	grep -q "SS_RAW_TP=1" "$T/v.err" &&
+		fields="$fields pid:SS_TASK_PID tgid:SS_TASK_TGID nvcsw:SS_TASK_NVCSW comm:SS_TASK_COMM"
+	for f in $fields; do
 		bits=$(awk -v m="'${f%%:*}'" '$1 == m { sub("bits_offset=", "", $3); print $3; exit }' "$T/btf.txt")
 		got=$(grep -o "${f#*:}=[0-9]*" "$T/v.err" | head -1 | cut -d= -f2)
 		[ -n "$bits" ] && [ "$got" = $((bits / 8)) ] ||

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * task.bpf.h - the raw tracepoint path: reading task_struct fields at
+ * offsets the host computed from the running kernel's BTF (never from
+ * kernel headers, which may belong to another kernel version).
+ *
+ * Settings (numeric -D macros from src/feat_path.c):
+ *   SS_RAW_TP       1: sched_switch, sched_wakeup(_new) and
+ *                   sched_process_exit are raw tracepoint programs (the
+ *                   kernel runs them even while another BPF program or a
+ *                   bpf() map syscall is active on the CPU, where it skips
+ *                   regular tracepoint programs); 0: regular tracepoints
+ *   SS_TASK_PID     byte offset of task_struct.pid (thread id)
+ *   SS_TASK_TGID    byte offset of task_struct.tgid (process id)
+ *   SS_TASK_NVCSW   byte offset of task_struct.nvcsw (unsigned long)
+ *   SS_TASK_COMM    byte offset of task_struct.comm (char[16])
+ */
+#ifndef SWITCHSTAT_TASK_BPF_H
+#define SWITCHSTAT_TASK_BPF_H
+
+#include "shared.h"
+
+#ifndef SS_RAW_TP
+#define SS_RAW_TP 0
+#endif
+
+#if SS_RAW_TP
+/*
+ * The raw sched_switch prev_state is the task's __state: TASK_DEAD
+ * (0x80 since Linux 4.14) on a thread's last switch.
+ */
+#define SS_TASK_DEAD 0x80ULL
+
+/* task->pid (a thread id); 0 if the read fails */
+static __always_inline __u32 ss_task_pid(__u64 task)
+{
+	__u32 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), (void *)(task + SS_TASK_PID));
+	return v;
+}
+
+/* task->tgid (a process id); 0 if the read fails */
+static __always_inline __u32 ss_task_tgid(__u64 task)
+{
+	__u32 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), (void *)(task + SS_TASK_TGID));
+	return v;
+}
+
+/* task->nvcsw: the task's voluntary switches so far; 0 if the read fails */
+static __always_inline __u64 ss_task_nvcsw(__u64 task)
+{
+	unsigned long v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), (void *)(task + SS_TASK_NVCSW));
+	return v;
+}
+
+/*
+ * 1 if the current task's pid and tgid, read at their BTF offsets, equal
+ * what the helper says (tgid, tid); 0 if the offsets are wrong.
+ */
+static __always_inline int ss_task_offsets_ok(__u32 tgid, __u32 tid)
+{
+	__u64 task = bpf_get_current_task();
+
+	return ss_task_pid(task) == tid && ss_task_tgid(task) == tgid;
+}
+
+/* the current task's nvcsw */
+static __always_inline __u64 ss_current_nvcsw(void)
+{
+	return ss_task_nvcsw(bpf_get_current_task());
+}
+
+/* task->comm into dst (SS_COMM_LEN bytes) */
+static __always_inline void ss_task_comm(__u64 task, char *dst)
+{
+	bpf_probe_read_kernel(dst, SS_COMM_LEN, (void *)(task + SS_TASK_COMM));
+}
+#endif
+
+#endif

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Sleeps abandoned because a signal is pending: the kernel counts them as
+# voluntary switches (nvcsw) while the sched_switch tracepoint reports the
+# task as R since Linux 6.16.  A thread blocked in futex(FUTEX_WAIT) beside
+# a spinner on one CPU is hit by a tgkill(SIGUSR1) storm from another CPU;
+# with -t THREAD its voluntary and involuntary switches must equal the
+# kernel's voluntary_ctxt_switches / nonvoluntary_ctxt_switches deltas
+# exactly.  The process is stopped (SIGSTOP) at both ends of the window.
+# Needs the raw tracepoint path (the kernel's own split); skips without it.
+. "$(dirname "$0")/lib.sh"
+need_root
+[ -x "$WORKLOADS/sigstorm" ] || fail "workload sigstorm not built in $WORKLOADS"
+online=$(python3 -c '
+import sys
+cpus = []
+for part in open("/sys/devices/system/cpu/online").read().strip().split(","):
+    a, _, b = part.partition("-")
+    cpus += range(int(a), int(b or a) + 1)
+print(cpus[0], cpus[-1])')
+read -r CPU_A CPU_B <<<"$online"
+[ "$CPU_A" != "$CPU_B" ] || skip "needs 2 online CPUs"
+
+"$SWITCHSTAT" -v -d 1 -i 500 >/dev/null 2>"$T/path.err" || fail "-v run failed: $(cat "$T/path.err")"
+grep -q "sched tracepoints: raw" "$T/path.err" ||
+	skip "no raw tracepoint path here: $(grep 'sched tracepoints' "$T/path.err")"
+
+bg "$WORKLOADS/sigstorm" "$CPU_A" "$CPU_B" "$T/ready"
+P=$BG_LAST
+wait_file "$T/ready"
+R=$(cat "$T/ready")
+freeze "$P"
+
+# tfield NAME: field NAME of thread R's status
+tfield() { awk -v f="$1:" '$1 == f { print $2 }' /proc/"$P"/task/"$R"/status; }
+
+start_tool s -t "$R" --csv -i 60000
+v0=$(tfield voluntary_ctxt_switches)
+i0=$(tfield nonvoluntary_ctxt_switches)
+thaw "$P"
+# until the waiter has switched 500 times (about 1 s on a quiet machine)
+for i in $(seq 1 300); do
+	[ $(($(tfield voluntary_ctxt_switches) - v0)) -ge 500 ] && break
+	sleep 0.1
+done
+freeze "$P"
+v1=$(tfield voluntary_ctxt_switches)
+i1=$(tfield nonvoluntary_ctxt_switches)
+stop_tool
+
+want_v=$((v1 - v0))
+want_i=$((i1 - i0))
+got_v=$(csv_sum "$T/s.out" voluntary)
+got_i=$(csv_sum "$T/s.out" involuntary)
+[ "$want_v" -gt 100 ] || fail "the waiter barely switched: $want_v voluntary"
+info "thread $R: voluntary $got_v (kernel $want_v), involuntary $got_i (kernel $want_i)"
+[ "$got_v" -eq "$want_v" ] && [ "$got_i" -eq "$want_i" ] ||
+	fail "split differs from the kernel's: voluntary $got_v vs $want_v, involuntary $got_i vs $want_i"
+pass "signal-abandoned sleeps: voluntary/involuntary equal the kernel's"
