@@ -98,7 +98,6 @@ static __always_inline __u64 ss_slice_next(struct ss_cpu *cpu, __u64 now,
 	return last;
 }
 
-#if SS_TRACE
 /*
  * The prev_state the regular tracepoint reports, from the raw one: R+
  * (TASK_REPORT_MAX) when preempted, else the highest TASK_REPORT bit of
@@ -120,6 +119,7 @@ static __always_inline __u64 ss_report_state(__u64 preempt, __u64 raw)
 	return 0;
 }
 
+#if SS_TRACE
 /* the two comms of a --trace record */
 static __always_inline void ss_switch_comms(struct ss_trace_event *ev,
 					    const char *prev_comm,
@@ -218,9 +218,8 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 		blocked = (raw_state & SS_PREV_STATE_SLEEP_MASK) != 0;
 		kind = blocked ? SS_SW_VOL : SS_SW_INVOL;
 	}
-#if SS_TRACE
+	/* the hooks (histograms, blame, trace) read it as the tracepoint's */
 	prev_state = ss_report_state(preempt, raw_state);
-#endif
 	ss_switch(ctx, cpu, now, tgid, tid, next_tid, prev_state, kind, 1,
 		  blocked, NULL, NULL, next);
 	cpu->curr_nvcsw = ss_task_nvcsw(next);
