@@ -72,8 +72,9 @@ struct ss_cpu {
 	__u64 ctr_enabled_prev[SS_MAX_COUNTERS];
 	__u64 ctr_running_prev[SS_MAX_COUNTERS];
 	__u64 ctr_have_prev; /* bit i: ctr_prev[i] is valid */
-	__u32 curr_tid; /* next_pid of the last switch: owner of the slice */
-	__u32 curr_pad;
+	__u64 curr_key; /* owner of the slice: the next of the last switch,
+			 * by tid (regular path) or task_struct address
+			 * (raw path, read from no struct) */
 	__u64 curr_nvcsw; /* raw path: the owner's nvcsw when it switched in */
 	/* the slice that just ended, from ss_feature_switch_counters */
 	__u64 ctr_delta[SS_MAX_COUNTERS];

@@ -77,23 +77,25 @@ static __always_inline struct ss_val *ss_charge_slice(struct ss_cpu *cpu,
 
 /*
  * ss_slice_next - end this CPU's current slice at now and start the next
- * one, owned by next_tid.  Returns the ended slice's start (ns), or 0 when
+ * one, owned by next_key.  Returns the ended slice's start (ns), or 0 when
  * it must not be charged: the first slice on this CPU (began before we
  * started), or one whose owner is unknown because a switch on this CPU
- * was missed (the task leaving is not the one we saw arrive): never guess.
+ * was missed (the task leaving, @key, is not the one we saw arrive):
+ * never guess.  Keys are tids on the regular path, task_struct addresses
+ * on the raw one (no read needed: the tracepoint passes them).
  */
 static __always_inline __u64 ss_slice_next(struct ss_cpu *cpu, __u64 now,
-					   __u32 tid, __u32 next_tid)
+					   __u64 key, __u64 next_key)
 {
 	__u64 last = cpu->last_switch_ns;
 
 	if (!last) {
 		ss_cpu_stat_add(cpu, SS_STAT_FIRST_SLICE, 1);
-	} else if (cpu->curr_tid != tid) {
+	} else if (cpu->curr_key != key) {
 		ss_cpu_stat_add(cpu, SS_STAT_MISSED, 1);
 		last = 0;
 	}
-	cpu->curr_tid = next_tid;
+	cpu->curr_key = next_key;
 	cpu->last_switch_ns = now;
 	return last;
 }
@@ -140,23 +142,23 @@ static __always_inline void ss_switch_comms(struct ss_trace_event *ev,
 
 /*
  * ss_switch - one context switch on this CPU at @now, either path: the
- * current task (tgid, tid) leaves, next_tid arrives.  @kind (enum
+ * current task (tgid, tid; slice key @key) leaves, next_tid (@next_key)
+ * arrives.  @kind (enum
  * ss_switch_kind) says how the switch counts, @kind_known whether that is
  * the kernel's own count (raw path) or read from prev_state; @blocked:
  * prev went to sleep.  @prev_state is as the tracepoint reports it.
  * The comms and next_task are for --trace records only.
  */
-static __always_inline void ss_switch(void *ctx, struct ss_cpu *cpu, __u64 now,
-				      __u32 tgid, __u32 tid, __u32 next_tid,
-				      __u64 prev_state, int kind,
-				      int kind_known, int blocked,
-				      const char *prev_comm,
-				      const char *next_comm, __u64 next_task)
+static __always_inline void
+ss_switch(void *ctx, struct ss_cpu *cpu, __u64 now, __u32 tgid, __u32 tid,
+	  __u64 key, __u64 next_key, __u32 next_tid, __u64 prev_state, int kind,
+	  int kind_known, int blocked, const char *prev_comm,
+	  const char *next_comm, __u64 next_task)
 {
 	__u64 last;
 
 	ss_hotplug_check(cpu, tid, 0);
-	last = ss_slice_next(cpu, now, tid, next_tid);
+	last = ss_slice_next(cpu, now, key, next_key);
 	ss_cpu_stat_add(cpu, SS_STAT_SWITCHES, 1);
 	ss_feature_switch_counters(cpu, tgid, tid);
 	SS_MEM_SWITCH(cpu);
@@ -177,6 +179,13 @@ static __always_inline void ss_switch(void *ctx, struct ss_cpu *cpu, __u64 now,
 }
 
 #if SS_RAW_TP
+/* next's thread id is read only for the features that use it */
+#if SS_TRACE || SS_BLAME || SS_HIST_ONCPU || SS_HIST_WAITS
+#define SS_RAW_NEXT_TID(next) ss_task_pid(next)
+#else
+#define SS_RAW_NEXT_TID(next) 0
+#endif
+
 /*
  * Raw sched_switch(preempt, prev, next, prev_state).  The kernel adds one
  * to prev->nvcsw or prev->nivcsw just before this tracepoint, so the kind
@@ -196,9 +205,8 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 	__u64 now = bpf_ktime_get_ns();
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id, tgid = id >> 32;
-	__u64 preempt = ctx->args[0], next = ctx->args[2];
+	__u64 preempt = ctx->args[0], prev = ctx->args[1], next = ctx->args[2];
 	__u64 raw_state = ctx->args[3], prev_state = raw_state;
-	__u32 next_tid = ss_task_pid(next);
 	int kind, blocked = 0;
 
 #if SS_TEST_VERIFIER_FAIL
@@ -209,10 +217,9 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 		kind = SS_SW_EXIT;
 	} else if (preempt) {
 		kind = SS_SW_INVOL;
-	} else if (cpu->curr_tid == tid && cpu->last_switch_ns) {
-		kind = ss_task_nvcsw(ctx->args[1]) != cpu->curr_nvcsw
-			       ? SS_SW_VOL
-			       : SS_SW_INVOL;
+	} else if (cpu->curr_key == prev && cpu->last_switch_ns) {
+		kind = ss_current_nvcsw() != cpu->curr_nvcsw ? SS_SW_VOL
+							     : SS_SW_INVOL;
 		blocked = (raw_state & SS_PREV_STATE_SLEEP_MASK) != 0;
 	} else { /* nvcsw at switch-in unknown (first or missed slice) */
 		blocked = (raw_state & SS_PREV_STATE_SLEEP_MASK) != 0;
@@ -220,8 +227,8 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 	}
 	/* the hooks (histograms, blame, trace) read it as the tracepoint's */
 	prev_state = ss_report_state(preempt, raw_state);
-	ss_switch(ctx, cpu, now, tgid, tid, next_tid, prev_state, kind, 1,
-		  blocked, NULL, NULL, next);
+	ss_switch(ctx, cpu, now, tgid, tid, prev, next, SS_RAW_NEXT_TID(next),
+		  prev_state, kind, 1, blocked, NULL, NULL, next);
 	cpu->curr_nvcsw = ss_task_nvcsw(next);
 	return 0;
 }
@@ -253,8 +260,9 @@ TRACEPOINT_PROBE(sched, sched_switch)
 	/* test hook: a load the verifier must reject */
 	now += *(volatile __u64 *)(long)bpf_get_prandom_u32();
 #endif
-	ss_switch(args, cpu, now, tgid, tid, args->next_pid, prev_state, kind,
-		  0, blocked && kind != SS_SW_EXIT, args->prev_comm,
+	ss_switch(args, cpu, now, tgid, tid, tid, args->next_pid,
+		  args->next_pid, prev_state, kind, 0,
+		  blocked && kind != SS_SW_EXIT, args->prev_comm,
 		  args->next_comm, 0);
 	return 0;
 }
@@ -292,11 +300,15 @@ int ss_checkpoint(struct bpf_perf_event_data *ctx)
 	 * from here on it is the running task, so its nvcsw now is the
 	 * baseline for the kind of its next switch.
 	 */
-	if (cpu->curr_tid != tid)
+	__u64 key = ss_current_task_key();
+
+	if (cpu->curr_key != key)
 		cpu->curr_nvcsw = ss_current_nvcsw();
+#else
+	__u64 key = tid;
 #endif
 	ss_hotplug_check(cpu, tid, 1);
-	last = ss_slice_next(cpu, now, tid, tid);
+	last = ss_slice_next(cpu, now, key, key);
 #if SS_RAW_TP
 	if (tid) /* the BTF offsets, checked on the running task */
 		ss_cpu_stat_add(cpu,

@@ -23,6 +23,9 @@
 #ifndef SS_RAW_TP
 #define SS_RAW_TP 0
 #endif
+#ifndef SS_TASK_BTF_PTR
+#define SS_TASK_BTF_PTR 0 /* 1: bpf_get_current_task_btf() (identity.bpf.h) */
+#endif
 
 #if SS_RAW_TP
 /*
@@ -69,10 +72,25 @@ static __always_inline int ss_task_offsets_ok(__u32 tgid, __u32 tid)
 	return ss_task_pid(task) == tid && ss_task_tgid(task) == tgid;
 }
 
-/* the current task's nvcsw */
+/*
+ * The current task's nvcsw: a plain load through the BTF-typed pointer
+ * when the kernel has bpf_get_current_task_btf() (a few ns instead of a
+ * bpf_probe_read_kernel call).
+ */
 static __always_inline __u64 ss_current_nvcsw(void)
 {
+#if SS_TASK_BTF_PTR
+	return *(unsigned long *)((__u64)bpf_get_current_task_btf() +
+				  SS_TASK_NVCSW);
+#else
 	return ss_task_nvcsw(bpf_get_current_task());
+#endif
+}
+
+/* the current task's address: the raw path's slice key */
+static __always_inline __u64 ss_current_task_key(void)
+{
+	return bpf_get_current_task();
 }
 
 /* task->comm into dst (SS_COMM_LEN bytes) */
