@@ -112,6 +112,8 @@ enum ss_stat {
 			   * pid and tgid read at their BTF offsets equal
 			   * the helper's */
 	SS_STAT_BTF_BAD, /* ... and differ: offsets wrong */
+	SS_STAT_MISSED_NS, /* time of the slices skipped as missed: CPU
+			    * time whose owner is unknown */
 	SS_STAT_MAX = SS_NR_STATS,
 };
 

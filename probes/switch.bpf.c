@@ -93,6 +93,8 @@ static __always_inline __u64 ss_slice_next(struct ss_cpu *cpu, __u64 now,
 		ss_cpu_stat_add(cpu, SS_STAT_FIRST_SLICE, 1);
 	} else if (cpu->curr_key != key) {
 		ss_cpu_stat_add(cpu, SS_STAT_MISSED, 1);
+		if (now >= last)
+			ss_cpu_stat_add(cpu, SS_STAT_MISSED_NS, now - last);
 		last = 0;
 	}
 	cpu->curr_key = next_key;

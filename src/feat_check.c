@@ -15,17 +15,22 @@ static void print_check(struct ss_app *app)
 	uint64_t rows = ss_rows_oncpu_total(iv);
 	uint64_t idle = iv->stats[SS_STAT_IDLE_NS];
 	uint64_t other = iv->stats[SS_STAT_FILTERED_NS];
+	uint64_t missed = iv->stats[SS_STAT_MISSED_NS];
 	uint64_t want = iv->interval_ns * app->ncpus_online;
-	uint64_t got = rows + idle + other;
+	uint64_t got = rows + idle + other + missed;
 
 	/* since a CPU went offline: the CPU time online, from feat_hotplug */
 	if (app->hotplug_seen && app->iv_online_ns)
 		want = app->iv_online_ns;
 	if (app->o.idle) /* idle rows are already in rows */
 		got -= idle;
-	ss_diag_raw("check: tasks %.1f ms + filtered %.1f ms + idle %.1f ms = ",
+	ss_diag_raw("check: tasks %.1f ms + filtered %.1f ms + idle %.1f ms",
 		    (rows - (app->o.idle ? idle : 0)) / 1e6, other / 1e6,
 		    idle / 1e6);
+	/* slices after a switch nobody saw: CPU time of an unknown owner */
+	if (missed)
+		ss_diag_raw(" + missed %.1f ms", missed / 1e6);
+	ss_diag_raw(" = ");
 	if (app->hotplug_seen)
 		ss_diag_raw("%.1f ms of %d CPUs x %.1f ms less %.1f ms offline",
 			    got / 1e6, app->ncpus_possible,
