@@ -183,7 +183,7 @@ ss_switch(void *ctx, struct ss_cpu *cpu, __u64 now, __u32 tgid, __u32 tid,
 #if SS_RAW_TP
 /* next's thread id is read only for the features that use it */
 #if SS_TRACE || SS_BLAME || SS_HIST_ONCPU || SS_HIST_WAITS
-#define SS_RAW_NEXT_TID(next) ss_task_pid(next)
+#define SS_RAW_NEXT_TID(next) ss_arg_task_pid(next)
 #else
 #define SS_RAW_NEXT_TID(next) 0
 #endif
@@ -231,7 +231,7 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 	prev_state = ss_report_state(preempt, raw_state);
 	ss_switch(ctx, cpu, now, tgid, tid, prev, next, SS_RAW_NEXT_TID(next),
 		  prev_state, kind, 1, blocked, NULL, NULL, next);
-	cpu->curr_nvcsw = ss_task_nvcsw(next);
+	cpu->curr_nvcsw = ss_arg_task_nvcsw(next);
 	return 0;
 }
 #else

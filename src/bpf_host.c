@@ -7,6 +7,7 @@
 #include "bpf_host.h"
 #include "lib_pages.h"
 #include "privs.h"
+#include "tp_btf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -284,6 +285,60 @@ const char *ss_bpf_sched_fn(const struct ss_bpf *b, const char *tp)
 	return NULL;
 }
 
+/*
+ * Load function fn as a BTF raw tracepoint program (tp_btf.h) for tp and
+ * attach it.  Returns 0, or -1 with err (and the verifier's log printed).
+ */
+static int attach_tp_btf(struct ss_bpf *b, const char *fn, const char *tp,
+			 char *err, size_t errlen)
+{
+	void *start = b->mod ? bpf_function_start(b->mod, fn) : NULL;
+	unsigned long long t0;
+	int fd, lfd;
+
+	if (!start) {
+		snprintf(err, errlen, "BPF function %s not found", fn);
+		return -1;
+	}
+	if (b->nprogs >= SS_MAX_PROGS || b->nraw >= SS_MAX_PROGS) {
+		snprintf(err, errlen, "too many BPF programs");
+		return -1;
+	}
+	if (!b->verifier_log)
+		b->verifier_log = calloc(1, LOG_SIZE);
+	t0 = now_ns();
+	fd = ss_tp_btf_load(start, bpf_function_size(b->mod, fn), tp,
+			    bpf_module_license(b->mod), tp, b->verifier_log,
+			    b->verifier_log ? LOG_SIZE : 0);
+	b->load_ns += now_ns() - t0;
+	if (fd < 0) {
+		int e = errno;
+
+		if (b->verifier_log && b->verifier_log[0])
+			fprintf(stderr, "%s\n", b->verifier_log);
+		snprintf(err, errlen,
+			 "BPF program %s rejected by the kernel: %s%s", fn,
+			 strerror(e),
+			 b->verifier_log && b->verifier_log[0]
+				 ? " (verifier log above)"
+				 : "");
+		return -1;
+	}
+	b->prog_fd[b->nprogs] = fd;
+	b->prog_name[b->nprogs] = fn;
+	b->nprogs++;
+	t0 = now_ns();
+	lfd = ss_tp_btf_attach(fd);
+	b->attach_ns += now_ns() - t0;
+	if (lfd < 0) {
+		snprintf(err, errlen, "cannot attach BTF raw tracepoint %s: %s",
+			 tp, strerror(errno));
+		return -1;
+	}
+	b->raw_fd[b->nraw++] = lfd;
+	return 0;
+}
+
 /* ss_bpf_attach_sched - see bpf_host.h */
 int ss_bpf_attach_sched(struct ss_bpf *b, const char *tp, char *err,
 			size_t errlen)
@@ -303,6 +358,8 @@ int ss_bpf_attach_sched(struct ss_bpf *b, const char *tp, char *err,
 		snprintf(err, errlen, "too many attachments");
 		return -1;
 	}
+	if (b->tp_btf)
+		return attach_tp_btf(b, fn, tp, err, errlen);
 	fd = ss_bpf_load(b, fn, BPF_PROG_TYPE_RAW_TRACEPOINT, err, errlen);
 	if (fd < 0)
 		return -1;

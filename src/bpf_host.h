@@ -30,6 +30,7 @@ struct ss_bpf {
 	int raw_fd[SS_MAX_PROGS]; /* raw tracepoint attachments */
 	int nraw;
 	bool raw_sched; /* sched tracepoints as raw tracepoints (feat_path.c) */
+	bool tp_btf; /* ... loaded as BTF raw tracepoints (tp_btf.h) */
 	char headers[4096]; /* kernel headers dir libbcc will use */
 	char *verifier_log; /* last load failure's log, or NULL */
 	int verbose;
@@ -81,7 +82,8 @@ const char *ss_bpf_sched_fn(const struct ss_bpf *b, const char *tp);
 
 /*
  * ss_bpf_attach_sched - load and attach sched tracepoint @tp's probe, as a
- * raw tracepoint when b->raw_sched, else as a regular one; nothing when
+ * raw tracepoint when b->raw_sched (a BTF one when b->tp_btf), else as a
+ * regular one; nothing when
  * it is attached already.  Returns 0, or -1 with err.
  */
 int ss_bpf_attach_sched(struct ss_bpf *b, const char *tp, char *err,

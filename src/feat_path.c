@@ -22,6 +22,7 @@
 #include <bpf/btf.h>
 
 #include "btf_offsets.h"
+#include "tp_btf.h"
 
 /*
  * The raw path's offsets from the kernel's BTF.  Returns 0, or -1 with why
@@ -100,7 +101,14 @@ static int path_configure(struct ss_app *app, void *st)
 			"offsets from BTF: pid %u, tgid %u, nvcsw %u, "
 			"comm %u\n",
 			o.pid, o.tgid, o.nvcsw, comm);
-	if (ss_app_define(app, "SS_RAW_TP", 1) ||
+	/* typed arguments, read in place (tp_btf.h) */
+	app->bpf.tp_btf = ss_tp_btf_available("sched_switch");
+	if (app->o.verbose)
+		fprintf(stderr,
+			"switchstat: sched_switch as a %s raw tracepoint\n",
+			app->bpf.tp_btf ? "BTF (tp_btf)" : "plain");
+	if (ss_app_define(app, "SS_TP_BTF", app->bpf.tp_btf) ||
+	    ss_app_define(app, "SS_RAW_TP", 1) ||
 	    ss_app_define(app, "SS_TASK_PID", o.pid) ||
 	    ss_app_define(app, "SS_TASK_TGID", o.tgid) ||
 	    ss_app_define(app, "SS_TASK_NVCSW", o.nvcsw) ||
