@@ -99,7 +99,7 @@ static const struct opt_def opt_table[] = {
 	FLAG('T', "timestamp", timestamp,
 	     "print a timestamp before each interval"),
 	NUM('n', "top", "N", top, 0, 1000000, "row count", "0..1000000",
-	    "rows per interval (default 20, 0 = all)"),
+	    "rows per interval, 0 = all (default 20; csv/json: 0)"),
 	WORD('s', "sort", "KEY", sort, parse_sort, "sort key",
 	     "oncpu, switch, vol, invol or pid",
 	     "oncpu (default), switch, vol, invol, pid"),
@@ -538,7 +538,7 @@ int ss_parse_opts(int argc, char **argv, struct ss_opts *o, FILE *out,
 {
 	struct option longopts[N_OPTS + 1];
 	char shortopts[2 + 2 * N_OPTS + 1], optname[48];
-	bool given_i_d = false;
+	bool given_i_d = false, given_top = false;
 	size_t ns = 0;
 	int c, ret;
 
@@ -580,6 +580,7 @@ int ss_parse_opts(int argc, char **argv, struct ss_opts *o, FILE *out,
 			if (ret != SS_PARSE_OK)
 				return ret;
 			given_i_d |= d->key == 'i' || d->key == 'd';
+			given_top |= d->key == 'n';
 			continue;
 		}
 		if (c == ':')
@@ -603,6 +604,9 @@ int ss_parse_opts(int argc, char **argv, struct ss_opts *o, FILE *out,
 	}
 	if (o->csv && o->json)
 		return bad(err, "--csv and --json are exclusive%s%s", "", NULL);
+	/* CSV and JSON are for scripts: every row unless -n says otherwise */
+	if ((o->csv || o->json) && !given_top)
+		o->top = 0;
 	if (o->hist_only && !o->hist)
 		return bad(err, "-H needs --hist%s%s", "", NULL);
 	if ((o->milliseconds || o->hist_per_process) && !o->hist)

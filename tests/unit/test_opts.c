@@ -179,10 +179,36 @@ Test(opts, flags_short_and_long)
 		struct ss_opts w = defaults();
 
 		*(bool *)((char *)&w + flags[i].off) = true;
+		if (w.csv || w.json)
+			w.top = 0; /* scripts get every row by default */
 		if (flags[i].s)
 			expect_opts(ARGS(flags[i].s), &w);
 		expect_opts(ARGS(flags[i].l), &w);
 	}
+}
+
+Test(opts, csv_json_default_all_rows)
+{
+	struct ss_opts w = defaults();
+
+	/* CSV/JSON default to every row; the table keeps its 20 */
+	cr_expect_eq(w.top, 20);
+	w.csv = true;
+	w.top = 0;
+	expect_opts(ARGS("--csv"), &w);
+	/* an explicit -n still applies, before or after the format */
+	w.top = 5;
+	expect_opts(ARGS("--csv", "-n", "5"), &w);
+	expect_opts(ARGS("-n", "5", "--csv"), &w);
+	w.top = 20;
+	expect_opts(ARGS("--csv", "-n", "20"), &w);
+
+	w = defaults();
+	w.json = true;
+	w.top = 0;
+	expect_opts(ARGS("--json"), &w);
+	w.top = 3;
+	expect_opts(ARGS("--top=3", "--json"), &w);
 }
 
 Test(opts, verbose_counts)
@@ -285,6 +311,7 @@ Test(opts, cgroup_path_vs_cgroups_flag)
 	w.cgroup = "/a";
 	w.memory = true;
 	w.csv = true;
+	w.top = 0; /* --csv: every row */
 	expect_opts(ARGS("-G", "-M", "--csv", "--cgroup", "/a"), &w);
 }
 
