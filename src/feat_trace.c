@@ -63,6 +63,11 @@ struct trace_state {
 	int ncpus; /* possible CPUs: size of cpus, readers and reopen */
 	/* reopen[cpu]: the CPU came back online (set by the hotplug thread) */
 	int *reopen;
+	/*
+	 * The trace's start, read before sched_switch is attached so that
+	 * every event is after it: CLOCK_MONOTONIC and CLOCK_REALTIME, ns.
+	 */
+	uint64_t t0_mono_ns, t0_real_ns;
 };
 
 /* perf_reader raw callback: one record */
@@ -180,6 +185,9 @@ static int trace_attach(struct ss_app *app, void *st)
 
 	if (!app->o.trace)
 		return 0;
+	/* core's start() attaches sched_switch after every attach */
+	tr->t0_mono_ns = ss_clock_ns(CLOCK_MONOTONIC);
+	tr->t0_real_ns = ss_clock_ns(CLOCK_REALTIME);
 	tr->f = app->f;
 	tr->ncpus = n;
 	tr->map_fd = ss_bpf_map_fd(&app->bpf, "trace_events");
@@ -335,8 +343,8 @@ static int trace_run(struct ss_app *app, void *st)
 	if (!app->o.trace)
 		return -1;
 	ss_emit_init(&tr->e, app->f, app->fmt);
-	ss_trace_fmt_init(&tr->fmt, &tr->e, app->o.timestamp, now,
-			  ss_clock_ns(CLOCK_REALTIME), app->info.nr_counters,
+	ss_trace_fmt_init(&tr->fmt, &tr->e, app->o.timestamp, tr->t0_mono_ns,
+			  tr->t0_real_ns, app->info.nr_counters,
 			  app->info.ctr_name, app->info.counters_na);
 	tr->fmt.ktime_offset_ns = ss_timens_mono_offset();
 	ss_emit_banner(&tr->e, "Tracing context switches... Hit Ctrl-C to end.",

@@ -202,4 +202,18 @@ info "-p $PING table: $n lines, kernel $k switches, $unseen lost/missed"
 if [ "$n" -gt "$k" ] || [ $((n + unseen)) -lt "$k" ]; then
 	fail "-p table lines do not match the kernel"
 fi
+
+# --- the table's TIME(s): seconds from a start taken before the probes
+# attach, so no event is clamped to 0 (at 100k+ switches/s, the tool's own
+# start-up has switches before its loop runs) and each CPU's are in order
+kill -CONT "$PING" "$PONG"
+rc=0
+"$SWITCHSTAT" --trace --no-counters -d 1 >"$T/t0.out" 2>"$T/t0.err" || rc=$?
+[ "$rc" -eq 0 ] || { cat "$T/t0.err" >&2; fail "--trace -d 1: exit code $rc"; }
+stop_wait "$PING" "$PONG"
+awk '/^[0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9] / { n++; if (n > 1 && $1 == "0.000000") zero++
+		if (($2 in last) && $1 + 0 < last[$2]) back++; last[$2] = $1 + 0 }
+	END { printf "  %d lines, %d at 0.000000 after the first, %d back in time\n", n, zero, back
+		exit !(n > 100 && !zero && !back) }' "$T/t0.out" ||
+	fail "trace TIME(s): clamped to 0 or not increasing per CPU"
 pass "trace lines + lost + missed account for every switch"
