@@ -327,14 +327,28 @@ int ss_checkpoint(struct bpf_perf_event_data *ctx)
 }
 
 #if SS_NEED_EXIT
-/* Per-thread state of features (hist, mem) must not outlive the thread. */
-TRACEPOINT_PROBE(sched, sched_process_exit)
+/* Per-thread state of features (hist, mem, blame) must not outlive it. */
+static __always_inline void ss_exit(void)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 
 	SS_HIST_EXIT(tid);
 	SS_MEM_EXIT(tid);
 	SS_BLAME_EXIT(tid);
+}
+
+#if SS_RAW_TP
+/* the exiting thread is the current task */
+RAW_TRACEPOINT_PROBE(sched_process_exit)
+{
+	ss_exit();
 	return 0;
 }
+#else
+TRACEPOINT_PROBE(sched, sched_process_exit)
+{
+	ss_exit();
+	return 0;
+}
+#endif
 #endif

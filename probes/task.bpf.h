@@ -14,6 +14,7 @@
  *   SS_TASK_TGID    byte offset of task_struct.tgid (process id)
  *   SS_TASK_NVCSW   byte offset of task_struct.nvcsw (unsigned long)
  *   SS_TASK_COMM    byte offset of task_struct.comm (char[16])
+ *   SS_TASK_CPU     byte offset of task_struct.cpu (task_cpu(), u32)
  */
 #ifndef SWITCHSTAT_TASK_BPF_H
 #define SWITCHSTAT_TASK_BPF_H
@@ -52,6 +53,15 @@ static __always_inline __u32 ss_task_tgid(__u64 task)
 	__u32 v = 0;
 
 	bpf_probe_read_kernel(&v, sizeof(v), (void *)(task + SS_TASK_TGID));
+	return v;
+}
+
+/* task->cpu: the CPU whose run queue holds it; 0 if the read fails */
+static __always_inline __u32 ss_task_cpu(__u64 task)
+{
+	__u32 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), (void *)(task + SS_TASK_CPU));
 	return v;
 }
 

@@ -12,12 +12,36 @@
 
 #include "blame.bpf.h"
 #include "hist.bpf.h"
+#include "task.bpf.h"
 
 #ifndef SS_NEED_WAKEUP
 #define SS_NEED_WAKEUP 0
 #endif
 
-#if SS_NEED_WAKEUP
+#if SS_NEED_WAKEUP && SS_RAW_TP
+/*
+ * Raw sched_wakeup(p) and sched_wakeup_new(p): the woken task's pid and
+ * run queue (task_cpu(p), the tracepoint's target_cpu) at their BTF
+ * offsets, read only by the features compiled in.
+ */
+RAW_TRACEPOINT_PROBE(sched_wakeup)
+{
+	__u64 p = ctx->args[0];
+
+	SS_HIST_WAKEUP(ss_task_pid(p));
+	SS_BLAME_WAKEUP(ss_task_pid(p), ss_task_cpu(p));
+	return 0;
+}
+
+RAW_TRACEPOINT_PROBE(sched_wakeup_new)
+{
+	__u64 p = ctx->args[0];
+
+	SS_HIST_WAKEUP(ss_task_pid(p));
+	SS_BLAME_WAKEUP(ss_task_pid(p), ss_task_cpu(p));
+	return 0;
+}
+#elif SS_NEED_WAKEUP
 TRACEPOINT_PROBE(sched, sched_wakeup)
 {
 	SS_HIST_WAKEUP(args->pid);

@@ -272,6 +272,12 @@ static const struct {
 } sched_probes[] = {
 	{ "sched_switch", "tracepoint__sched__sched_switch",
 	  "raw_tracepoint__sched_switch" },
+	{ "sched_wakeup", "tracepoint__sched__sched_wakeup",
+	  "raw_tracepoint__sched_wakeup" },
+	{ "sched_wakeup_new", "tracepoint__sched__sched_wakeup_new",
+	  "raw_tracepoint__sched_wakeup_new" },
+	{ "sched_process_exit", "tracepoint__sched__sched_process_exit",
+	  "raw_tracepoint__sched_process_exit" },
 };
 
 /* ss_bpf_sched_fn - see bpf_host.h */

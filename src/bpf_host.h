@@ -76,7 +76,8 @@ bool ss_bpf_prog_loaded(const struct ss_bpf *b, const char *fn);
 
 /*
  * ss_bpf_sched_fn - the probe function of sched tracepoint @tp
- * ("sched_switch") on the path in use (b->raw_sched), or NULL.
+ * ("sched_switch", "sched_wakeup", "sched_wakeup_new",
+ * "sched_process_exit") on the path in use (b->raw_sched), or NULL.
  */
 const char *ss_bpf_sched_fn(const struct ss_bpf *b, const char *tp);
 

@@ -20,7 +20,6 @@
 
 #define BLAME_RING 32 /* slices kept per CPU (power of two) */
 #define BLAME_ENTRIES 16384 /* victim/culprit pairs per interval */
-#define EXIT_PROG "tracepoint__sched__sched_process_exit"
 
 struct blame_state {
 	struct ss_map_drain map;
@@ -88,6 +87,18 @@ static int attach_once(struct ss_app *app, const char *fn, const char *tp)
 	return 0;
 }
 
+/* sched tracepoint @tp's probe, raw or regular (feat_path.c), once */
+static int attach_sched(struct ss_app *app, const char *tp)
+{
+	char err[SS_ERR_LEN];
+
+	if (ss_bpf_attach_sched(&app->bpf, tp, err, sizeof(err))) {
+		ss_diag("%s", err);
+		return 1;
+	}
+	return 0;
+}
+
 static int blame_attach(struct ss_app *app, void *st)
 {
 	struct blame_state *bs = st;
@@ -108,11 +119,9 @@ static int blame_attach(struct ss_app *app, void *st)
 		return 1;
 	}
 	bs->ready = true;
-	return attach_once(app, EXIT_PROG, "sched_process_exit") ||
-	       attach_once(app, "tracepoint__sched__sched_wakeup",
-			   "sched_wakeup") ||
-	       attach_once(app, "tracepoint__sched__sched_wakeup_new",
-			   "sched_wakeup_new") ||
+	return attach_sched(app, "sched_process_exit") ||
+	       attach_sched(app, "sched_wakeup") ||
+	       attach_sched(app, "sched_wakeup_new") ||
 	       attach_once(app, "tracepoint__sched__sched_migrate_task",
 			   "sched_migrate_task");
 }

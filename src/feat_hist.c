@@ -18,9 +18,6 @@
 #include "histmap.h"
 #include "map_drain.h"
 
-#define WAKEUP_PROG "tracepoint__sched__sched_wakeup"
-#define WAKEUP_NEW_PROG "tracepoint__sched__sched_wakeup_new"
-#define EXIT_PROG "tracepoint__sched__sched_process_exit"
 #define HIST_MAX_KEYS 65536 /* hist map size cap (-P/-L): 15 MB */
 
 struct hist_state {
@@ -90,11 +87,12 @@ static int hist_configure(struct ss_app *app, void *st)
 	return 0;
 }
 
-static int attach_tp(struct ss_app *app, const char *fn, const char *name)
+/* sched tracepoint @name's probe, raw or regular (feat_path.c), once */
+static int attach_tp(struct ss_app *app, const char *name)
 {
 	char err[SS_ERR_LEN];
 
-	if (ss_bpf_attach_tp(&app->bpf, fn, "sched", name, err, sizeof(err))) {
+	if (ss_bpf_attach_sched(&app->bpf, name, err, sizeof(err))) {
 		ss_diag("%s", err);
 		return 1;
 	}
@@ -127,14 +125,10 @@ static int hist_attach(struct ss_app *app, void *st)
 		}
 		hs->ready = true;
 	}
-	if (waits_on(o) && !ss_bpf_prog_loaded(&app->bpf, EXIT_PROG) &&
-	    attach_tp(app, EXIT_PROG, "sched_process_exit"))
+	if (waits_on(o) && attach_tp(app, "sched_process_exit"))
 		return 1;
-	if ((o->hist & SS_HIST_RUNQ) &&
-	    ((!ss_bpf_prog_loaded(&app->bpf, WAKEUP_PROG) &&
-	      attach_tp(app, WAKEUP_PROG, "sched_wakeup")) ||
-	     (!ss_bpf_prog_loaded(&app->bpf, WAKEUP_NEW_PROG) &&
-	      attach_tp(app, WAKEUP_NEW_PROG, "sched_wakeup_new"))))
+	if ((o->hist & SS_HIST_RUNQ) && (attach_tp(app, "sched_wakeup") ||
+					 attach_tp(app, "sched_wakeup_new")))
 		return 1;
 	return 0;
 }

@@ -25,8 +25,6 @@
 #include "cpus.h"
 #include "feat_mem.h"
 
-#define EXIT_PROG "tracepoint__sched__sched_process_exit"
-
 /*
  * One memory event: a tracepoint, or a begin/end pair (tp[1] set), compiled
  * in with -D`macro`=1, feeding column info.mem_na[col].
@@ -221,9 +219,9 @@ static int mem_attach(struct ss_app *app, void *st)
 			return 1;
 		}
 	}
-	if (mem->need_exit && !ss_bpf_prog_loaded(&app->bpf, EXIT_PROG) &&
-	    ss_bpf_attach_tp(&app->bpf, EXIT_PROG, "sched",
-			     "sched_process_exit", err, sizeof(err))) {
+	if (mem->need_exit &&
+	    ss_bpf_attach_sched(&app->bpf, "sched_process_exit", err,
+				sizeof(err))) {
 		fprintf(stderr, "switchstat: %s\n", err);
 		return 1;
 	}

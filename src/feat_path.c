@@ -28,8 +28,8 @@
  * The raw path's offsets from the kernel's BTF.  Returns 0, or -1 with why
  * not in @why.
  */
-static int raw_offsets(struct ss_task_offsets *o, unsigned int *comm, char *why,
-		       size_t len)
+static int raw_offsets(struct ss_task_offsets *o, unsigned int *comm,
+		       unsigned int *cpu, char *why, size_t len)
 {
 	static const char *const one_arg[] = { "sched_wakeup",
 					       "sched_wakeup_new",
@@ -62,6 +62,24 @@ static int raw_offsets(struct ss_task_offsets *o, unsigned int *comm, char *why,
 		n = ss_btf_member(btf, "task_struct", "comm", comm, &size);
 	if (!n && size != 16)
 		n = -EINVAL;
+	/*
+	 * task_cpu(p), the woken task's run queue (sched_wakeup's target):
+	 * p->thread_info.cpu where the thread_info is in the task (x86,
+	 * arm64...), else p->cpu
+	 */
+	if (!n) {
+		unsigned int ti, ti_size;
+
+		if (!ss_btf_member(btf, "task_struct", "thread_info", &ti,
+				   &ti_size) &&
+		    !ss_btf_member(btf, "thread_info", "cpu", cpu, &size))
+			*cpu += ti;
+		else
+			n = ss_btf_member(btf, "task_struct", "cpu", cpu,
+					  &size);
+	}
+	if (!n && size != 4)
+		n = -EINVAL;
 	if (n) {
 		snprintf(why, len, "task_struct fields not in BTF: %s",
 			 strerror(-n));
@@ -78,13 +96,13 @@ static int path_configure(struct ss_app *app, void *st)
 {
 	const char *env = getenv("SWITCHSTAT_TEST_NO_RAW");
 	struct ss_task_offsets o;
-	unsigned int comm;
+	unsigned int comm, cpu;
 	char why[256];
 
 	app->bpf.raw_sched = false;
 	if (env && !strcmp(env, "1"))
 		snprintf(why, sizeof(why), "SWITCHSTAT_TEST_NO_RAW=1");
-	else if (!raw_offsets(&o, &comm, why, sizeof(why)))
+	else if (!raw_offsets(&o, &comm, &cpu, why, sizeof(why)))
 		app->bpf.raw_sched = true;
 	if (!app->bpf.raw_sched) {
 		if (app->o.verbose)
@@ -112,7 +130,8 @@ static int path_configure(struct ss_app *app, void *st)
 	    ss_app_define(app, "SS_TASK_PID", o.pid) ||
 	    ss_app_define(app, "SS_TASK_TGID", o.tgid) ||
 	    ss_app_define(app, "SS_TASK_NVCSW", o.nvcsw) ||
-	    ss_app_define(app, "SS_TASK_COMM", comm)) {
+	    ss_app_define(app, "SS_TASK_COMM", comm) ||
+	    ss_app_define(app, "SS_TASK_CPU", cpu)) {
 		fprintf(stderr, "switchstat: too many BPF cflags\n");
 		return 1;
 	}
