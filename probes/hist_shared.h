@@ -53,30 +53,54 @@ struct ss_hist_cpu {
 };
 
 /*
+ * Hide a value's range from the compiler (BPF only), so it keeps the
+ * arithmetic below instead of turning it back into compare-and-branch.
+ */
+#ifdef __bpf__
+#define SS_OPAQUE(x) asm volatile("" : "+r"(x))
+#else
+#define SS_OPAQUE(x) ((void)0)
+#endif
+
+/*
+ * ss_log2_nz - 1 if @x is not 0, else 0, for x < 2^@bits: (x + 2^bits - 1)
+ * carries into bit @bits iff x >= 1 (the & 1 tells the verifier so).  Pure arithmetic: BPF has no setcc,
+ * so a comparison would be a branch, and every branch here doubles the
+ * verifier's states at each histogram update.
+ */
+static inline __attribute__((always_inline)) __u64 ss_log2_nz(__u64 x,
+							      __u32 bits)
+{
+	SS_OPAQUE(x);
+	return ((x + ((1ULL << bits) - 1)) >> bits) & 1;
+}
+
+/*
  * ss_log2_u64 - floor(log2(v)) for v >= 1, 0 for v = 0: the numbering of
  * libbpf-tools' log2l() (bits.bpf.h) and src/hist.c's ss_log2_slot(), where 0
  * and 1 share slot 0.  (bcc's bpf_log2l() is this + 1.)  Branch-free shifts
- * so the verifier sees a result in 0..63.
+ * (no comparison: see ss_log2_nz), so the verifier sees one path with a
+ * result in 0..63.
  */
 static inline __attribute__((always_inline)) __u32 ss_log2_u64(__u64 v)
 {
 	__u32 r, shift;
 
-	r = (v > 0xFFFFFFFFULL) << 5;
+	r = ss_log2_nz(v >> 32, 32) << 5;
 	v >>= r;
-	shift = (v > 0xFFFF) << 4;
+	shift = ss_log2_nz(v >> 16, 16) << 4;
 	v >>= shift;
 	r |= shift;
-	shift = (v > 0xFF) << 3;
+	shift = ss_log2_nz(v >> 8, 8) << 3;
 	v >>= shift;
 	r |= shift;
-	shift = (v > 0xF) << 2;
+	shift = ss_log2_nz(v >> 4, 4) << 2;
 	v >>= shift;
 	r |= shift;
-	shift = (v > 0x3) << 1;
+	shift = ss_log2_nz(v >> 2, 2) << 1;
 	v >>= shift;
 	r |= shift;
-	r |= (__u32)(v >> 1);
+	r |= (__u32)(v >> 1) & 1; /* v < 4 here */
 	return r;
 }
 
