@@ -206,6 +206,22 @@ int ss_bpf_load(struct ss_bpf *b, const char *fn, int type, char *err,
 		b->mod, type, fn, start, bpf_function_size(b->mod, fn),
 		bpf_module_license(b->mod), bpf_module_kern_version(b->mod), 0,
 		b->verifier_log, b->verifier_log ? LOG_SIZE : 0, NULL, -1);
+	if (fd < 0 && errno == E2BIG && b->verifier_log) {
+		/*
+		 * The verifier's complexity limit: libbcc prints only a
+		 * misleading "too large" line and no log, so load again with
+		 * logging on for its log (ending in "processed N insns").
+		 */
+		b->verifier_log[0] = '\0';
+		bcc_func_load(b->mod, type, fn, start,
+			      bpf_function_size(b->mod, fn),
+			      bpf_module_license(b->mod),
+			      bpf_module_kern_version(b->mod), 1,
+			      b->verifier_log, LOG_SIZE, NULL, -1);
+		if (b->verifier_log[0])
+			fprintf(stderr, "%s\n", b->verifier_log);
+		errno = E2BIG;
+	}
 	b->load_ns += now_ns() - t0;
 	if (fd < 0) {
 		snprintf(err, errlen,
