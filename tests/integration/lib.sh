@@ -36,6 +36,16 @@ bg() {
 	BG_PIDS+=("$BG_LAST")
 }
 
+# bg_badcomm: a background sleeper whose comm is not UTF-8 (bytes 0xff,
+# 0xfe: its executable's name), as any process may be named: output
+# parsers must take it
+bg_badcomm() {
+	local exe
+	exe="$T/bad$(printf '\xff\xfe')comm"
+	cp "$WORKLOADS/sleeper" "$exe"
+	bg "$exe" 1000
+}
+
 # start_tool NAME ARGS...: run switchstat in the background with stdout in
 # $T/NAME.out and stderr in $T/NAME.err; waits until it is attached (the
 # "Tracing ..." banner), then returns.  Sets TOOL_PID.
@@ -75,7 +85,7 @@ f, col = sys.argv[1], sys.argv[2]
 kc = sys.argv[3] if len(sys.argv) > 3 else None
 kv = sys.argv[4] if len(sys.argv) > 4 else None
 tot = 0
-with open(f) as fh:
+with open(f, encoding="latin-1", newline="") as fh:
     for row in csv.DictReader(fh):
         if kc is None or row[kc] == kv:
             v = row[col]
@@ -104,7 +114,12 @@ minflt() {
 within_pct() {
 	python3 - "$1" "$2" "$3" <<'PY'
 import sys
-got, want, pct = map(float, sys.argv[1:4])
+try:
+    got, want, pct = map(float, sys.argv[1:4])
+except ValueError:
+    # an empty value is a helper (csv_sum...) that failed: say so
+    print("not numbers: got %r want %r limit %r" % tuple(sys.argv[1:4]))
+    sys.exit(1)
 err = abs(got - want) / want * 100 if want else (0 if got == 0 else 100)
 print("got %.0f want %.0f error %.3f%% (limit %s%%)" % (got, want, err, sys.argv[3]))
 sys.exit(0 if err <= pct else 1)

@@ -94,7 +94,7 @@ python3 - "$T/a.err" <<'PY' || fail "see above"
 import re, sys
 bad = 0
 sw = missed = 0
-for line in open(sys.argv[1]):
+for line in open(sys.argv[1], encoding="latin-1"):
     m = re.search(r"\(([\d.]+)%\)$", line.strip())
     off = re.search(r"less ([\d.]+) ms offline", line)
     if off and float(off.group(1)) > 0:

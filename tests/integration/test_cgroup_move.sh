@@ -69,7 +69,7 @@ check_within "moved: cgroup a (us)" "$(oncpu_of "$T/g.out" "$(id "$P/a")")" $((a
 check_within "moved: cgroup b (us)" "$(oncpu_of "$T/g.out" "$(id "$P/b")")" $((b1 - b0)) 2
 got=$(python3 - "$T/p.out" <<'PY'
 import csv, sys
-print(" ".join(r["cgroup"] for r in csv.DictReader(open(sys.argv[1]))))
+print(" ".join(r["cgroup"] for r in csv.DictReader(open(sys.argv[1], encoding="latin-1", newline=""))))
 PY
 )
 [ "$got" = "$REL/b" ] || fail "process row's cgroup '$got', want $REL/b (where it ended)"

@@ -71,7 +71,7 @@ window() {
 column() {
 	python3 - "$1" "$2" <<'PY'
 import csv, sys
-with open(sys.argv[1]) as fh:
+with open(sys.argv[1], encoding="latin-1", newline="") as fh:
     print("\n".join(sorted({r[sys.argv[2]] for r in csv.DictReader(fh)})))
 PY
 }
@@ -107,7 +107,7 @@ check_within "-G -M faults of cgroup a (touchpages minflt)" \
 	"$(csv_sum "$T/g.out" faults cgroup_id "$ID_A")" "$DF" 2
 [ "$(python3 - "$T/g.out" "$ID_A" <<'PY'
 import csv, sys
-print([r["cgroup"] for r in csv.DictReader(open(sys.argv[1]))
+print([r["cgroup"] for r in csv.DictReader(open(sys.argv[1], encoding="latin-1", newline=""))
        if r["cgroup_id"] == sys.argv[2]])
 PY
 )" = "['$REL/a']" ] || fail "-G --csv: cgroup a not one row named $REL/a: $(cat "$T/g.out")"

@@ -57,7 +57,7 @@ def schedstat_at(t):
     return n0 + (n1 - n0) * (t - t0) / (t1 - t0)
 
 ivs, sw = {}, {}  # end time -> spinner on-CPU ns, switches
-for r in csv.DictReader(open(out)):
+for r in csv.DictReader(open(out, encoding="latin-1", newline="")):
     ivs.setdefault(r["time"], 0)
     sw.setdefault(r["time"], 0)
     if r["pid"] == spin:
@@ -83,7 +83,7 @@ print("  %d of %d intervals had <= 2 spinner switches (the case under test;"
       " 0 means CPU 1 was busy and only accuracy was tested)" %
       (quiet, len(ends) - 1))
 checks = [float(m) for m in re.findall(r"^check: .*\(([0-9.]+)%\)$",
-                                       open(err).read(), re.M)]
+                                       open(err, encoding="latin-1").read(), re.M)]
 if len(checks) != len(ends):
     sys.exit("expected %d --check lines, got %d" % (len(ends), len(checks)))
 for c in checks:

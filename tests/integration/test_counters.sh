@@ -58,7 +58,7 @@ else
 import sys
 cols = ("CYCLES", "INSTR", "LLC-MISS", "IPC", "MPKI")
 head, rows = None, 0
-for line in open(sys.argv[1]):
+for line in open(sys.argv[1], encoding="latin-1"):
     f = line.split()
     if f and f[0] == "PID":
         head = f
@@ -80,7 +80,7 @@ PY
 	python3 - "$T/nacsv.out" <<'PY' || fail "CSV: counter fields must be empty"
 import csv, sys
 keys = ("cycles", "instructions", "cache_misses", "ipc", "mpki")
-rows = list(csv.DictReader(open(sys.argv[1])))
+rows = list(csv.DictReader(open(sys.argv[1], encoding="latin-1", newline="")))
 assert rows, "no rows"
 for k in keys:
     assert k in rows[0], "no %s column" % k

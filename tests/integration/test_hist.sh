@@ -47,9 +47,9 @@ k0, k1 = [list(map(int, s.split())) for s in (s0, s1)]
 vol, invol, oncpu_ns, runq_ns, slices = [b - a for a, b in zip(k0, k1)]
 rows = []
 if fmt == "csv":
-    rows = [r for r in csv.DictReader(open(path))]
+    rows = [r for r in csv.DictReader(open(path, encoding="latin-1", newline=""))]
 else:
-    for line in open(path):
+    for line in open(path, encoding="latin-1"):
         o = json.loads(line)
         if o.get("type") == "hist":
             rows.append(o)

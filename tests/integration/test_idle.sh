@@ -19,7 +19,7 @@ stop_tool
 python3 - "$T/idle.out" "$T/noidle.out" "$(nproc)" <<'PY' || fail "on-CPU accounting out of bounds"
 import csv, sys, collections
 idle, noidle, ncpus = sys.argv[1], sys.argv[2], int(sys.argv[3])
-rows = list(csv.DictReader(open(idle)))
+rows = list(csv.DictReader(open(idle, encoding="latin-1", newline="")))
 assert rows, "no rows"
 by_time = collections.defaultdict(list)
 for r in rows:
@@ -43,7 +43,7 @@ for t in times:
         assert v <= ivl * 1e9 * 1.02, "row %s/%s %s has %d ns in a %.3f s interval" % (r["pid"], r["tid"], r["comm"], v, ivl)
     assert total <= limit, "interval %s: %d ns > %d CPUs x %.3f s" % (t, total, ncpus, ivl)
     print("  interval %s: on-CPU incl. idle %.1f ms of %.1f ms possible" % (t, total / 1e6, ncpus * ivl * 1e3))
-nr = list(csv.DictReader(open(noidle)))
+nr = list(csv.DictReader(open(noidle, encoding="latin-1", newline="")))
 assert nr, "no rows without --idle"
 assert not [r for r in nr if r["pid"] == "0"], "pid 0 rows without --idle"
 PY

@@ -53,7 +53,7 @@ pg=$(csv_sum "$T/p.out" pgalloc pid "$TP")
 info "-p: $pg pages allocated for $N touched pages"
 others=$(python3 - "$T/p.out" "$TP" <<'PY'
 import csv, sys
-print(len([r for r in csv.DictReader(open(sys.argv[1])) if r["pid"] != sys.argv[2]]))
+print(len([r for r in csv.DictReader(open(sys.argv[1], encoding="latin-1", newline="")) if r["pid"] != sys.argv[2]]))
 PY
 )
 [ "$others" -eq 0 ] || fail "-p $TP: $others rows of other processes"

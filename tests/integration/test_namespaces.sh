@@ -35,7 +35,7 @@ import csv, sys
 t = sys.argv[1]
 m0, r0 = map(int, open(t + "/before").read().split())
 m1, r1 = map(int, open(t + "/after").read().split())
-rows = list(csv.DictReader(open(t + "/tr.csv")))
+rows = list(csv.DictReader(open(t + "/tr.csv", encoding="latin-1", newline="")))
 if len(rows) < 100:
     sys.exit("only %d trace lines" % len(rows))
 ts = [int(r["ts_ns"]) for r in rows]
@@ -46,7 +46,7 @@ if not (m0 <= min(ts) and max(ts) <= m1):
 if not (r0 / 1e9 - 1e-6 <= min(wall) and max(wall) <= r1 / 1e9 + 1e-6):
     sys.exit("time %.6f..%.6f outside the wall clock %.6f..%.6f"
              % (min(wall), max(wall), r0 / 1e9, r1 / 1e9))
-secs = [float(l.split()[0]) for l in open(t + "/tr.txt")
+secs = [float(l.split()[0]) for l in open(t + "/tr.txt", encoding="latin-1")
         if l.split() and l.split()[0][0].isdigit()]
 if len(secs) < 100 or max(secs) < 0.5 or max(secs) > 1.5:
     sys.exit("table TIME(s) %s..%s over %d lines, want up to ~1 s"
@@ -118,7 +118,7 @@ want=$(sed 's/^0:://' "$T/inside")
 [ "$want" = /a ] || fail "inside the namespace the sleeper's cgroup is '$want', want /a"
 got=$(python3 - "$T/cg.csv" "$(stat -c %i "$P/a")" <<'PY'
 import csv, sys
-print(" ".join(r["cgroup"] for r in csv.DictReader(open(sys.argv[1]))
+print(" ".join(r["cgroup"] for r in csv.DictReader(open(sys.argv[1], encoding="latin-1", newline=""))
                if r["cgroup_id"] == sys.argv[2]))
 PY
 )

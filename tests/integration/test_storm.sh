@@ -36,7 +36,7 @@ with open(workers_file) as f:
         if line.startswith("workers:"):
             workers = set(line.split()[1:])
 ivs = []  # [time, rows, dropped, children, spin_oncpu]
-for r in csv.DictReader(open(path)):
+for r in csv.DictReader(open(path, encoding="latin-1", newline="")):
     if not ivs or ivs[-1][0] != r["time"]:
         ivs.append([r["time"], 0, int(r["dropped"] or 0), 0, 0])
     iv = ivs[-1]

@@ -48,7 +48,7 @@ read -r mv mi tv ti nthreads <<<"$(python3 - "$T/x.out" "$P" <<'PY'
 import csv, sys
 mv = mi = tv = ti = 0
 tids = set()
-for r in csv.DictReader(open(sys.argv[1])):
+for r in csv.DictReader(open(sys.argv[1], encoding="latin-1", newline="")):
     if r["pid"] != sys.argv[2]:
         continue
     if r["tid"] == sys.argv[2]:

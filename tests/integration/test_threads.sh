@@ -25,7 +25,7 @@ freeze "$P" "$OTHER"
 s1=$(schedstat_sum "$P")
 stop_tool
 check_within "process on-CPU ns (-p)" "$(csv_sum "$T/proc.out" oncpu_ns pid "$P")" $((s1 - s0)) 2
-pids=$(python3 -c 'import csv,sys; print(" ".join(sorted({r["pid"] for r in csv.DictReader(open(sys.argv[1]))})))' "$T/proc.out")
+pids=$(python3 -c 'import csv,sys; print(" ".join(sorted({r["pid"] for r in csv.DictReader(open(sys.argv[1], encoding="latin-1", newline=""))})))' "$T/proc.out")
 [ "$pids" = "$P" ] || fail "-p $P showed other processes: $pids"
 
 # -L: per-thread rows
@@ -55,6 +55,6 @@ thaw "$P" "$OTHER"
 sleep 1
 freeze "$P" "$OTHER"
 stop_tool
-tids=$(python3 -c 'import csv,sys; print(" ".join(sorted({r["tid"] for r in csv.DictReader(open(sys.argv[1]))})))' "$T/one.out")
+tids=$(python3 -c 'import csv,sys; print(" ".join(sorted({r["tid"] for r in csv.DictReader(open(sys.argv[1], encoding="latin-1", newline=""))})))' "$T/one.out")
 [ "$tids" = "$T1" ] || fail "-t $T1 showed threads: $tids"
 pass "process = sum of threads; -p, -L, -t filter correctly"

@@ -48,6 +48,7 @@ irq_ns() { awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { printf "%.0f\n", ($7 + 
 BG_PIDS+=("$!")
 wait_file "$T/pp.pids"
 read -r PING PONG <"$T/pp.pids"
+bg_badcomm # its switches (comm not UTF-8) are in the CSV too
 
 # Tracers of the same window: "tr" reads freely; "stall" is stopped
 # mid-run until its buffers (4 MiB per CPU: ~40k records without counters)
@@ -119,12 +120,12 @@ if not m:
     sys.exit("summary %r" % summary)
 events, lost, missed = map(int, m.groups())
 # the per-CPU "Lost N events on CPU M" lines add up to the total
-per_cpu = sum(int(x) for x in re.findall(r"^Lost (\d+) events on CPU \d+$", open(err).read(), re.M))
+per_cpu = sum(int(x) for x in re.findall(r"^Lost (\d+) events on CPU \d+$", open(err, encoding="latin-1").read(), re.M))
 if per_cpu != lost:
     sys.exit("Lost lines sum %d != total %d" % (per_cpu, lost))
 n = 0
 got = {ping: [0, 0, 0], pong: [0, 0, 0]}
-for r in csv.DictReader(open(out, newline="")):
+for r in csv.DictReader(open(out, encoding="latin-1", newline="")):
     n += 1
     g = got.get(r["prev_tid"])
     if g is None:

@@ -10,6 +10,7 @@ need_root
 bg "$WORKLOADS/pingpong" "$T/pp.pids"
 bg "$WORKLOADS/sleeper" 1000
 SLEEPER=$BG_LAST
+bg_badcomm # its row (comm not UTF-8) is in the CSV too
 wait_file "$T/pp.pids"
 read -r PING PONG <"$T/pp.pids"
 freeze "$PING" "$PONG" "$SLEEPER"
