@@ -12,7 +12,10 @@
  * CPU's entry in the probes' hp_epoch map (probes/hotplug.bpf.h: a slice
  * spanning offline time is dropped, counter readings start a new
  * baseline); for a CPU that came up it first has every feature reopen its
- * perf events there (feature.h cpu_up).
+ * perf events there (feature.h cpu_up).  The socket is opened and the
+ * online mask read in configure, before any feature opens a per-CPU event:
+ * a CPU that was offline then and is back by start is a queued uevent,
+ * applied (events reopened) before the thread starts.
  *
  * It also keeps the time each CPU was online in each interval (for
  * --check) and the number of hotplug events (for -v).  A CPU that is down
@@ -241,6 +244,23 @@ static int hp_configure(struct ss_app *app, void *st)
 		ss_diag("too many BPF cflags");
 		return 1;
 	}
+	/*
+	 * Listen, then read the online mask, before any feature opens a
+	 * per-CPU event (features after this one): a CPU that goes down or
+	 * comes up from here on is a queued uevent that hp_start applies,
+	 * with the reopening it needs, even if it happened while the others
+	 * were opening theirs.
+	 */
+	hp->ncpus = app->ncpus_possible;
+	hp->online = calloc(hp->ncpus, sizeof(*hp->online));
+	if (!hp->online) {
+		ss_diag("out of memory");
+		return 1;
+	}
+	hp->nl_fd = uevent_socket();
+	if (ss_online_cpus(hp->online, hp->ncpus))
+		for (int c = 0; c < hp->ncpus; c++)
+			hp->online[c] = true;
 	hp->on = true;
 	return 0;
 }
@@ -252,9 +272,7 @@ static int hp_attach(struct ss_app *app, void *st)
 
 	if (!hp->on)
 		return 0;
-	hp->ncpus = n;
 	hp->epoch_fd = ss_bpf_map_fd(&app->bpf, "hp_epoch");
-	hp->online = calloc(n, sizeof(*hp->online));
 	hp->changed = calloc(n, sizeof(*hp->changed));
 	hp->down = calloc(n, sizeof(*hp->down));
 	hp->up = calloc(n, sizeof(*hp->up));
@@ -266,9 +284,6 @@ static int hp_attach(struct ss_app *app, void *st)
 			"missing or out of memory");
 		return 1;
 	}
-	if (ss_online_cpus(hp->online, n))
-		for (int c = 0; c < n; c++)
-			hp->online[c] = true;
 	pthread_mutex_init(&hp->lock, NULL);
 	return 0;
 }
@@ -283,7 +298,6 @@ static int hp_start(struct ss_app *app, void *st)
 
 	if (!hp->on)
 		return 0;
-	hp->nl_fd = uevent_socket();
 	if (app->o.verbose)
 		ss_diag("CPU hotplug: %s",
 			hp->nl_fd >= 0 ? "kernel uevents followed"
@@ -297,6 +311,14 @@ static int hp_start(struct ss_app *app, void *st)
 	}
 	arg->app = app;
 	arg->hp = hp;
+	/*
+	 * CPUs that changed since hp_configure, before the thread reads the
+	 * socket too: the queued uevents (a CPU down and up again has its
+	 * events reopened; one that was offline when the features opened
+	 * theirs and is back gets them now)
+	 */
+	if (hp->nl_fd >= 0)
+		read_uevents(app, hp);
 	/* signals (Ctrl-C) go to the main thread, never to this one */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -308,7 +330,7 @@ static int hp_start(struct ss_app *app, void *st)
 		return 1;
 	}
 	hp->thr_on = true;
-	/* a CPU that changed before the thread listened */
+	/* without uevents: a CPU that changed since hp_configure */
 	resync(app, hp);
 	return 0;
 }
@@ -362,6 +384,10 @@ static int hp_interval(struct ss_app *app, void *st)
 		hp->on_acc[c] = 0;
 	}
 	app->iv_online_ns = total;
+	/* --check's CPU count: the CPUs online now */
+	app->ncpus_online = 0;
+	for (int c = 0; c < hp->ncpus; c++)
+		app->ncpus_online += hp->online[c];
 	app->iv_hotplug_events = hp->events;
 	app->hotplug_seen = hp->seen;
 	hp->events = 0;

@@ -28,6 +28,10 @@
 # Then --trace: after CPU 1 went offline and came back, a sleeper pinned to
 # CPU 1 must show up in the trace with cpu 1 (its per-CPU perf buffer was
 # reopened; the old one stays off and CPU 1's events were lost).
+# Then CPU 1 offline while the tool starts (its per-CPU events opened
+# without it) and back before the hotplug listener runs: the spinner on
+# CPU 1 has its cpu-clock (within 1 % of its on-CPU time, never 0 or
+# empty) and --check counts 2 CPUs, never over 101 %.
 # CPU 1 is put back online on every exit path.  Skipped (77) when CPU 1
 # cannot be taken offline here.
 . "$(dirname "$0")/lib.sh"
@@ -162,6 +166,60 @@ print("  CPU hotplug events counted by -v: %d (want 2)" % events)
 ok &= events == 2
 sys.exit(0 if ok else 1)
 PY
+
+# --- CPU 1 offline while the tool opens its per-CPU events (-e counters,
+# checkpoints) and back before the hotplug listener runs: every event is
+# opened on it once the listener starts, and --check counts it
+echo 0 >"$ONLINE" || fail "cannot take CPU 1 offline"
+cpu1_is 0
+launch s -L -e cpu-clock --check -v --csv -i 500
+S=$LAUNCHED
+for i in $(seq 1 600); do # the counters were opened without CPU 1
+	grep -q "cpu-clock: CPU 1 skipped (offline)" "$T/s.err" && break
+	kill -0 "$S" 2>/dev/null || { cat "$T/s.err" >&2; fail "startup case: tool exited"; }
+	sleep 0.05
+done
+grep -q "cpu-clock: CPU 1 skipped (offline)" "$T/s.err" ||
+	fail "startup case: no 'CPU 1 skipped (offline)' from -v"
+echo 1 >"$ONLINE" || fail "cannot bring CPU 1 back online"
+cpu1_is 1
+await s "$S"
+bg taskset -c 1 "$WORKLOADS/spinner" 0
+SP2=$BG_LAST
+n0=$(grep -c '^check:' "$T/s.err")
+for i in $(seq 1 600); do
+	[ "$(grep -c '^check:' "$T/s.err")" -ge $((n0 + 4)) ] && break
+	sleep 0.05
+done
+freeze "$SP2"
+kill -INT "$S"
+reap "$S" s
+python3 - "$T/s.out" "$T/s.err" "$SP2" "$(nproc)" <<'PY' || fail "startup case: see above"
+import csv, re, sys
+out, err, sp, ncpus = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+ok = True
+checks = [l.strip() for l in open(err, encoding="latin-1") if l.startswith("check:")]
+for c in checks:
+    m = re.search(r"= ([\d.]+) ms of (\d+) CPUs x ([\d.]+) ms.*\(([\d.]+)%\)", c)
+    good = m and int(m.group(2)) == ncpus and float(m.group(4)) <= 101
+    ok &= bool(good)
+    print("  %s %s" % ("ok  " if good else "FAIL", c))
+if len(checks) < 4:
+    print("FAIL: %d check lines" % len(checks))
+    ok = False
+mine = [r for r in csv.DictReader(open(out, encoding="latin-1", newline=""))
+        if r["tid"] == sp]
+# a missing reading is empty, never 0: every row of the spinner has one
+na = [r["time"] for r in mine if r["cpu_clock"] in ("", "0")]
+oncpu = sum(float(r["oncpu_ns"]) for r in mine)
+clock = sum(float(r["cpu_clock"] or 0) for r in mine)
+err_c = abs(clock - oncpu) / oncpu * 100 if oncpu else 100
+print("  spinner on CPU 1: on-CPU %.1f ms, cpu-clock %.1f ms (%.2f%%, limit 1%%), "
+      "%d rows without a reading" % (oncpu / 1e6, clock / 1e6, err_c, len(na)))
+ok &= err_c <= 1 and not na and oncpu > 0
+sys.exit(0 if ok else 1)
+PY
+grep -q "CPU 1 came back online" "$T/s.err" || fail "startup case: -v did not report CPU 1 coming back"
 
 # --trace: CPU 1's perf buffer is reopened
 start_tool t --trace --csv -v -d 60
