@@ -79,6 +79,11 @@ struct ss_blame_cpu {
 	__u64 pend_until;
 	__u32 pend_tid; /* 0: nothing pending */
 	__u32 pad;
+	/* a wait being charged now, by the tail-called ss_blame_flush_* */
+	struct ss_blame_wait flush;
+	__u64 flush_until;
+	__u32 flush_tgid;
+	__u32 flush_tid; /* 0: nothing to charge */
 };
 
 /*
@@ -89,6 +94,15 @@ struct ss_blame_cpu {
 BPF_ARRAY(blame_cpu, struct ss_blame_cpu, SS_NR_CPUS);
 BPF_HASH(blame_wait, __u32, struct ss_blame_wait, SS_MAP_ENTRIES);
 BPF_HASH(blame, struct ss_blame_key, struct ss_blame_val, SS_BLAME_ENTRIES);
+/*
+ * The charging walks run in programs of their own, tail-called at the end
+ * of the switch and checkpoint programs, so the verifier checks their
+ * loops apart from everything else those programs do (together they pass
+ * its complexity limit).  One array per calling program type; the host
+ * puts ss_blame_flush_sw / ss_blame_flush_ck at index 0.
+ */
+BPF_PROG_ARRAY(blame_tail_sw, 1);
+BPF_PROG_ARRAY(blame_tail_ck, 1);
 
 /* Add ns to the (victim in *key, culprit) pair. */
 static __always_inline void ss_blame_add(struct ss_blame_key *key, __u32 kind,
@@ -171,39 +185,69 @@ static __always_inline void ss_blame_walk(struct ss_blame_key *key,
 
 /*
  * The current task (tgid, tid) was switched in on this CPU after the wait
- * pending in bc: charge that wait to what ran meanwhile, on each CPU it
- * waited on.  @selected: it passes the -p/-t/--cgroup filters.
+ * pending in bc: stage that wait for the tail-called flush program, which
+ * charges it to what ran meanwhile.  @selected: it passes the
+ * -p/-t/--cgroup filters.
  */
-static __always_inline void ss_blame_flush(struct ss_blame_cpu *bc,
-					   __u32 cpu_id, __u32 tgid, __u32 tid,
-					   int selected)
+static __always_inline void ss_blame_stage(struct ss_blame_cpu *bc, __u32 tgid,
+					   __u32 tid, int selected)
 {
-	struct ss_blame_wait *w = &bc->pend;
-	struct ss_blame_key key = {};
-	char comm[SS_COMM_LEN];
 	__u32 pend_tid = bc->pend_tid;
 
-	if (!pend_tid)
-		return;
 	bc->pend_tid = 0;
-	if (pend_tid != tid || !selected)
+	if (!pend_tid || pend_tid != tid || !selected)
 		return;
+	bc->flush = bc->pend;
+	bc->flush_until = bc->pend_until;
+	bc->flush_tgid = tgid;
+	bc->flush_tid = tid;
+}
+
+/*
+ * The staged wait of the current task: charge it on each CPU it waited on.
+ * Runs as its own program (ss_blame_flush_sw/_ck), still as that task.
+ */
+static __always_inline int ss_blame_flush(void)
+{
+	__u32 cpu_id = bpf_get_smp_processor_id();
+	struct ss_blame_cpu *bc = blame_cpu.lookup(&cpu_id);
+	struct ss_blame_key key = {};
+	char comm[SS_COMM_LEN];
+
+	if (!bc || !bc->flush_tid)
+		return 0;
+
+	struct ss_blame_wait w = bc->flush;
+	__u64 until = bc->flush_until;
+
 	bpf_get_current_comm(comm, sizeof(comm));
 	if (SS_BLAME_BY == 2) {
 		key.victim_cgroup = bpf_get_current_cgroup_id();
 	} else {
-		key.victim_tgid = tgid;
-		key.victim_tid = SS_BLAME_BY == 1 ? tid : 0;
+		key.victim_tgid = bc->flush_tgid;
+		key.victim_tid = SS_BLAME_BY == 1 ? bc->flush_tid : 0;
 	}
-	ss_blame_add(&key, SS_BLAME_UNKNOWN, NULL, w->unknown_ns, comm);
-	if (w->seg_until)
-		ss_blame_walk(&key, w->seg_cpu, w->seg_since, w->seg_until,
-			      comm);
-	if (w->cpu == cpu_id)
-		ss_blame_walk(&key, cpu_id, w->since, bc->pend_until, comm);
-	else if (bc->pend_until > w->since) /* moved, and not seen moving */
-		ss_blame_add(&key, SS_BLAME_UNKNOWN, NULL,
-			     bc->pend_until - w->since, comm);
+	bc->flush_tid = 0;
+	ss_blame_add(&key, SS_BLAME_UNKNOWN, NULL, w.unknown_ns, comm);
+	if (w.seg_until)
+		ss_blame_walk(&key, w.seg_cpu, w.seg_since, w.seg_until, comm);
+	if (w.cpu == cpu_id)
+		ss_blame_walk(&key, cpu_id, w.since, until, comm);
+	else if (until > w.since) /* moved, and not seen moving */
+		ss_blame_add(&key, SS_BLAME_UNKNOWN, NULL, until - w.since,
+			     comm);
+	return 0;
+}
+
+/* the flush program of each calling program type (loaded by the host) */
+int ss_blame_flush_sw(void *ctx)
+{
+	return ss_blame_flush();
+}
+
+int ss_blame_flush_ck(void *ctx)
+{
+	return ss_blame_flush();
 }
 
 /* The current task (tgid, tid) ran on this CPU from start to end. */
@@ -249,7 +293,7 @@ static __always_inline void ss_blame_switch(__u64 now, __u64 last, __u32 tgid,
 
 	if (!bc)
 		return;
-	ss_blame_flush(bc, cpu_id, tgid, tid, tid != 0 && selected);
+	ss_blame_stage(bc, tgid, tid, tid != 0 && selected);
 	ss_blame_push(bc, last, now, tgid, tid);
 	if (!switched)
 		return;
@@ -325,6 +369,27 @@ static __always_inline void ss_blame_exit(__u32 tid)
 }
 
 #define SS_BLAME_WAKEUP(pid, cpu_id) ss_blame_wakeup(pid, cpu_id)
+
+/*
+ * At the very end of the switch (@ck 0) or checkpoint (@ck 1) program: a
+ * staged wait is charged by a tail call (which does not return).
+ */
+static __always_inline void ss_blame_tail(void *ctx, int ck)
+{
+	__u32 cpu_id = bpf_get_smp_processor_id();
+	struct ss_blame_cpu *bc = blame_cpu.lookup(&cpu_id);
+
+	if (!bc || !bc->flush_tid)
+		return;
+	if (ck)
+		blame_tail_ck.call(ctx, 0);
+	else
+		blame_tail_sw.call(ctx, 0);
+	bc->flush_tid = 0; /* the tail call failed: drop the wait */
+	stat_add(SS_STAT_DROPS, 1);
+}
+
+#define SS_BLAME_TAIL(ctx, ck) ss_blame_tail(ctx, ck)
 #define SS_BLAME_EXIT(tid) ss_blame_exit(tid)
 #define SS_BLAME_MIGRATE(tid, orig, dest) ss_blame_migrate(tid, orig, dest)
 #else
@@ -342,6 +407,9 @@ static __always_inline void ss_blame_exit(__u32 tid)
 	} while (0)
 #define SS_BLAME_MIGRATE(tid, orig, dest) \
 	do {                              \
+	} while (0)
+#define SS_BLAME_TAIL(ctx, ck) \
+	do {                   \
 	} while (0)
 #endif
 

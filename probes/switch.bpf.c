@@ -232,6 +232,7 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 	ss_switch(ctx, cpu, now, tgid, tid, prev, next, SS_RAW_NEXT_TID(next),
 		  prev_state, kind, 1, blocked, NULL, NULL, next);
 	cpu->curr_nvcsw = ss_arg_task_nvcsw(next);
+	SS_BLAME_TAIL(ctx, 0);
 	return 0;
 }
 #else
@@ -266,6 +267,7 @@ TRACEPOINT_PROBE(sched, sched_switch)
 		  args->next_pid, prev_state, kind, 0,
 		  blocked && kind != SS_SW_EXIT, args->prev_comm,
 		  args->next_comm, 0);
+	SS_BLAME_TAIL(args, 0);
 	return 0;
 }
 #endif
@@ -323,6 +325,7 @@ int ss_checkpoint(struct bpf_perf_event_data *ctx)
 	SS_HIST_CHECKPOINT();
 	SS_BLAME_CHECKPOINT();
 	ss_charge_slice(cpu, now, last, tgid, tid, 0);
+	SS_BLAME_TAIL(ctx, 1);
 	return 0;
 }
 

@@ -61,7 +61,19 @@ TRACEPOINT_PROBE(sched, sched_wakeup_new)
 #define SS_NEED_MIGRATE 0
 #endif
 
-#if SS_NEED_MIGRATE
+#if SS_NEED_MIGRATE && SS_RAW_TP
+/*
+ * A task moves to another CPU: a wait it is in goes on over there.  raw:
+ * (struct task_struct *p, int dest_cpu), before p's CPU is changed.
+ */
+RAW_TRACEPOINT_PROBE(sched_migrate_task)
+{
+	__u64 p = ctx->args[0];
+
+	SS_BLAME_MIGRATE(ss_task_pid(p), ss_task_cpu(p), (__u32)ctx->args[1]);
+	return 0;
+}
+#elif SS_NEED_MIGRATE
 /* A task moves to another CPU: a wait it is in goes on over there. */
 TRACEPOINT_PROBE(sched, sched_migrate_task)
 {

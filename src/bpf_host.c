@@ -294,6 +294,8 @@ static const struct {
 	  "raw_tracepoint__sched_wakeup_new" },
 	{ "sched_process_exit", "tracepoint__sched__sched_process_exit",
 	  "raw_tracepoint__sched_process_exit" },
+	{ "sched_migrate_task", "tracepoint__sched__sched_migrate_task",
+	  "raw_tracepoint__sched_migrate_task" },
 };
 
 /* ss_bpf_sched_fn - see bpf_host.h */
@@ -308,21 +310,21 @@ const char *ss_bpf_sched_fn(const struct ss_bpf *b, const char *tp)
 }
 
 /*
- * Load function fn as a BTF raw tracepoint program (tp_btf.h) for tp and
- * attach it.  Returns 0, or -1 with err (and the verifier's log printed).
+ * Load function fn as a BTF raw tracepoint program (tp_btf.h) for tp.
+ * Returns its fd, or -1 with err (and the verifier's log printed).
  */
-static int attach_tp_btf(struct ss_bpf *b, const char *fn, const char *tp,
-			 char *err, size_t errlen)
+static int load_tp_btf(struct ss_bpf *b, const char *fn, const char *tp,
+		       char *err, size_t errlen)
 {
 	void *start = b->mod ? bpf_function_start(b->mod, fn) : NULL;
 	unsigned long long t0;
-	int fd, lfd;
+	int fd;
 
 	if (!start) {
 		snprintf(err, errlen, "BPF function %s not found", fn);
 		return -1;
 	}
-	if (b->nprogs >= SS_MAX_PROGS || b->nraw >= SS_MAX_PROGS) {
+	if (b->nprogs >= SS_MAX_PROGS) {
 		snprintf(err, errlen, "too many BPF programs");
 		return -1;
 	}
@@ -349,6 +351,26 @@ static int attach_tp_btf(struct ss_bpf *b, const char *fn, const char *tp,
 	b->prog_fd[b->nprogs] = fd;
 	b->prog_name[b->nprogs] = fn;
 	b->nprogs++;
+	return fd;
+}
+
+/*
+ * Load function fn as a BTF raw tracepoint program for tp and attach it.
+ * Returns 0, or -1 with err.
+ */
+static int attach_tp_btf(struct ss_bpf *b, const char *fn, const char *tp,
+			 char *err, size_t errlen)
+{
+	unsigned long long t0;
+	int fd, lfd;
+
+	if (b->nraw >= SS_MAX_PROGS) {
+		snprintf(err, errlen, "too many BPF programs");
+		return -1;
+	}
+	fd = load_tp_btf(b, fn, tp, err, errlen);
+	if (fd < 0)
+		return -1;
 	t0 = now_ns();
 	lfd = ss_tp_btf_attach(fd);
 	b->attach_ns += now_ns() - t0;
@@ -359,6 +381,18 @@ static int attach_tp_btf(struct ss_bpf *b, const char *fn, const char *tp,
 	}
 	b->raw_fd[b->nraw++] = lfd;
 	return 0;
+}
+
+/* ss_bpf_load_as_sched - see bpf_host.h */
+int ss_bpf_load_as_sched(struct ss_bpf *b, const char *fn, const char *tp,
+			 char *err, size_t errlen)
+{
+	if (!b->raw_sched)
+		return ss_bpf_load(b, fn, BPF_PROG_TYPE_TRACEPOINT, err,
+				   errlen);
+	if (b->tp_btf)
+		return load_tp_btf(b, fn, tp, err, errlen);
+	return ss_bpf_load(b, fn, BPF_PROG_TYPE_RAW_TRACEPOINT, err, errlen);
 }
 
 /* ss_bpf_attach_sched - see bpf_host.h */

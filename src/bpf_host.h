@@ -90,6 +90,15 @@ const char *ss_bpf_sched_fn(const struct ss_bpf *b, const char *tp);
 int ss_bpf_attach_sched(struct ss_bpf *b, const char *tp, char *err,
 			size_t errlen);
 
+/*
+ * ss_bpf_load_as_sched - load function fn, without attaching it, as the
+ * program type sched tracepoint @tp's probe has on the path in use (for a
+ * program it tail-calls, which must be of the caller's type).  Returns the
+ * program fd, or -1 with err.
+ */
+int ss_bpf_load_as_sched(struct ss_bpf *b, const char *fn, const char *tp,
+			 char *err, size_t errlen);
+
 /* ss_bpf_add_link - remember an fd (perf event) to close at detach. */
 int ss_bpf_add_link(struct ss_bpf *b, int fd);
 

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/bpf.h>
+
 #include <bcc/libbpf.h>
 
 #include "blame.h"
@@ -74,19 +76,6 @@ static int blame_configure(struct ss_app *app, void *st)
 	return 0;
 }
 
-static int attach_once(struct ss_app *app, const char *fn, const char *tp)
-{
-	char err[SS_ERR_LEN];
-
-	if (ss_bpf_prog_loaded(&app->bpf, fn))
-		return 0;
-	if (ss_bpf_attach_tp(&app->bpf, fn, "sched", tp, err, sizeof(err))) {
-		ss_diag("%s", err);
-		return 1;
-	}
-	return 0;
-}
-
 /* sched tracepoint @tp's probe, raw or regular (feat_path.c), once */
 static int attach_sched(struct ss_app *app, const char *tp)
 {
@@ -94,6 +83,31 @@ static int attach_sched(struct ss_app *app, const char *tp)
 
 	if (ss_bpf_attach_sched(&app->bpf, tp, err, sizeof(err))) {
 		ss_diag("%s", err);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Load flush program fn as the type of the programs that tail-call it
+ * (type < 0: sched_switch's, whatever the path) and put it at index 0 of
+ * their prog array.  Returns 0 or 1 (message printed).
+ */
+static int tail(struct ss_app *app, const char *array, const char *fn, int type)
+{
+	char err[SS_ERR_LEN];
+	int map = ss_bpf_map_fd(&app->bpf, array), zero = 0;
+	int fd = type < 0 ? ss_bpf_load_as_sched(&app->bpf, fn, "sched_switch",
+						 err, sizeof(err))
+			  : ss_bpf_load(&app->bpf, fn, type, err, sizeof(err));
+
+	if (fd < 0) {
+		ss_diag("%s", err);
+		return 1;
+	}
+	if (map < 0 || bpf_update_elem(map, &zero, &fd, 0)) {
+		ss_diag("cannot store %s in BPF map %s: %s", fn, array,
+			strerror(errno));
 		return 1;
 	}
 	return 0;
@@ -119,11 +133,14 @@ static int blame_attach(struct ss_app *app, void *st)
 		return 1;
 	}
 	bs->ready = true;
+	if (tail(app, "blame_tail_sw", "ss_blame_flush_sw", -1) ||
+	    tail(app, "blame_tail_ck", "ss_blame_flush_ck",
+		 BPF_PROG_TYPE_PERF_EVENT))
+		return 1;
 	return attach_sched(app, "sched_process_exit") ||
 	       attach_sched(app, "sched_wakeup") ||
 	       attach_sched(app, "sched_wakeup_new") ||
-	       attach_once(app, "tracepoint__sched__sched_migrate_task",
-			   "sched_migrate_task");
+	       attach_sched(app, "sched_migrate_task");
 }
 
 /* Read and delete the blame map into bs->rows; returns the count or -errno */

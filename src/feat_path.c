@@ -33,7 +33,8 @@ static int raw_offsets(struct ss_task_offsets *o, unsigned int *comm,
 {
 	static const char *const one_arg[] = { "sched_wakeup",
 					       "sched_wakeup_new",
-					       "sched_process_exit" };
+					       "sched_process_exit",
+					       "sched_migrate_task" };
 	struct btf *btf = btf__load_vmlinux_btf();
 	unsigned int size;
 	int ret = -1, n;
