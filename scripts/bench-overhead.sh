@@ -12,6 +12,8 @@
 #   default   switchstat -i 1000
 #   counters  switchstat -i 1000 -e cpu-clock,task-clock,page-faults
 #             (software counters: this machine may have no PMU)
+#   blame     switchstat -i 1000 --blame (run-queue blame: its switch
+#             program and the tail-called ss_blame_flush_sw are listed)
 #   emptybcc  an empty sched_switch tracepoint program compiled and attached
 #             through libbcc (build/bench/empty_bcc, tests/bench/empty_bcc.c)
 #   bpftrace  tracepoint:sched:sched_switch { @[args->prev_comm] = count(); }
@@ -94,7 +96,7 @@ for p in perf $(cd /usr/bin && ls perf_* 2>/dev/null | sort -rV); do
 done
 [ -n "$PERF" ] || { echo "bench: perf not found or not working (apt-get install linux-perf)" >&2; exit 1; }
 
-VARIANTS="base default counters emptybcc bpftrace runqlat"
+VARIANTS="base default counters blame emptybcc bpftrace runqlat"
 command -v bpftrace >/dev/null || { echo "bench: bpftrace not installed: skipping it" >&2; SKIP="$SKIP""bpftrace "; }
 [ -x "$EMPTY" ] || { echo "bench: $EMPTY missing (build with -DSWITCHSTAT_TESTS=ON): skipping emptybcc" >&2; SKIP="$SKIP""emptybcc "; }
 [ -x "$RUNQLAT" ] || { echo "bench: runqlat-bpfcc not installed (bpfcc-tools): skipping it" >&2; SKIP="$SKIP""runqlat "; }
@@ -155,6 +157,7 @@ launch() {
 	T0=$EPOCHREALTIME
 	case $1 in
 	default) exec "$SS" -i 1000 >"$W/fifo" 2>"$W/err" & ;;
+	blame) exec "$SS" -i 1000 --blame >"$W/fifo" 2>"$W/err" & ;;
 	counters) exec "$SS" -v -i 1000 -e cpu-clock,task-clock,page-faults >"$W/fifo" 2>"$W/err" & ;;
 	emptybcc) exec "$EMPTY" >"$W/fifo" 2>"$W/err" & ;;
 	bpftrace) (ulimit -l unlimited 2>/dev/null
