@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "emit.h"
+
 volatile sig_atomic_t ss_exiting;
 
 /* ss_on_signal - see app.h */
@@ -17,6 +19,8 @@ void ss_on_signal(int sig)
 int ss_app_define(struct ss_app *app, const char *name,
 		  unsigned long long value)
 {
+	if (ss_app_defined(app, name, value))
+		return 0;
 	if (app->ncflags >= SS_MAX_CFLAGS)
 		return -1;
 	snprintf(app->cflag_buf[app->ncflags], sizeof(app->cflag_buf[0]),
@@ -46,4 +50,16 @@ uint64_t ss_clock_ns(clockid_t id)
 
 	clock_gettime(id, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* ss_app_attach_sched - see app.h */
+int ss_app_attach_sched(struct ss_app *app, const char *tp)
+{
+	char err[SS_ERR_LEN];
+
+	if (ss_bpf_attach_sched(&app->bpf, tp, err, sizeof(err))) {
+		ss_diag("%s", err);
+		return 1;
+	}
+	return 0;
 }

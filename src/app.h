@@ -77,8 +77,10 @@ extern volatile sig_atomic_t ss_exiting;
 void ss_on_signal(int sig);
 
 /*
- * ss_app_define - add "-DNAME=VALUE" (VALUE a number) to the BPF cflags.
- * Returns 0, or -1 when the table is full.
+ * ss_app_define - add "-DNAME=VALUE" (VALUE a number) to the BPF cflags;
+ * nothing when that exact definition is there already (features that
+ * share a probe each ask for it).  Returns 0, or -1 when the table is
+ * full.
  */
 int ss_app_define(struct ss_app *app, const char *name,
 		  unsigned long long value);
@@ -86,6 +88,13 @@ int ss_app_define(struct ss_app *app, const char *name,
 /* ss_app_defined - has "-DNAME=VALUE" been added already? */
 bool ss_app_defined(const struct ss_app *app, const char *name,
 		    unsigned long long value);
+
+/*
+ * ss_app_attach_sched - attach sched tracepoint @tp's probe
+ * ("sched_wakeup") on the path in use, once however many features ask
+ * (ss_bpf_attach_sched).  Returns 0, or 1 after one line on stderr.
+ */
+int ss_app_attach_sched(struct ss_app *app, const char *tp);
 
 /* ss_clock_ns - clock id (CLOCK_MONOTONIC, CLOCK_REALTIME...) in ns. */
 uint64_t ss_clock_ns(clockid_t id);

@@ -62,27 +62,12 @@ static int blame_configure(struct ss_app *app, void *st)
 	ok |= ss_app_define(app, "SS_BLAME_BY", by);
 	ok |= ss_app_define(app, "SS_BLAME_RING", BLAME_RING);
 	ok |= ss_app_define(app, "SS_BLAME_ENTRIES", BLAME_ENTRIES);
-	if (!ss_app_defined(app, "SS_NR_CPUS", app->ncpus_possible))
-		ok |= ss_app_define(app, "SS_NR_CPUS", app->ncpus_possible);
+	ok |= ss_app_define(app, "SS_NR_CPUS", app->ncpus_possible);
 	ok |= ss_app_define(app, "SS_NEED_MIGRATE", 1);
-	if (!ss_app_defined(app, "SS_NEED_WAKEUP", 1))
-		ok |= ss_app_define(app, "SS_NEED_WAKEUP", 1);
-	if (!ss_app_defined(app, "SS_NEED_EXIT", 1))
-		ok |= ss_app_define(app, "SS_NEED_EXIT", 1);
+	ok |= ss_app_define(app, "SS_NEED_WAKEUP", 1);
+	ok |= ss_app_define(app, "SS_NEED_EXIT", 1);
 	if (ok) {
 		ss_diag("too many BPF cflags");
-		return 1;
-	}
-	return 0;
-}
-
-/* sched tracepoint @tp's probe, raw or regular (feat_path.c), once */
-static int attach_sched(struct ss_app *app, const char *tp)
-{
-	char err[SS_ERR_LEN];
-
-	if (ss_bpf_attach_sched(&app->bpf, tp, err, sizeof(err))) {
-		ss_diag("%s", err);
 		return 1;
 	}
 	return 0;
@@ -137,10 +122,10 @@ static int blame_attach(struct ss_app *app, void *st)
 	    tail(app, "blame_tail_ck", "ss_blame_flush_ck",
 		 BPF_PROG_TYPE_PERF_EVENT))
 		return 1;
-	return attach_sched(app, "sched_process_exit") ||
-	       attach_sched(app, "sched_wakeup") ||
-	       attach_sched(app, "sched_wakeup_new") ||
-	       attach_sched(app, "sched_migrate_task");
+	return ss_app_attach_sched(app, "sched_process_exit") ||
+	       ss_app_attach_sched(app, "sched_wakeup") ||
+	       ss_app_attach_sched(app, "sched_wakeup_new") ||
+	       ss_app_attach_sched(app, "sched_migrate_task");
 }
 
 /* Read and delete the blame map into bs->rows; returns the count or -errno */

@@ -75,25 +75,12 @@ static int hist_configure(struct ss_app *app, void *st)
 	ok |= ss_app_define(app, "SS_HIST_UNIT_NS",
 			    o->milliseconds ? 1000000 : 1000);
 	ok |= ss_app_define(app, "SS_HIST_ENTRIES", hs->entries);
-	if (waits_on(o) && !ss_app_defined(app, "SS_NEED_EXIT", 1))
+	if (waits_on(o))
 		ok |= ss_app_define(app, "SS_NEED_EXIT", 1);
-	if ((o->hist & SS_HIST_RUNQ) &&
-	    !ss_app_defined(app, "SS_NEED_WAKEUP", 1))
+	if (o->hist & SS_HIST_RUNQ)
 		ok |= ss_app_define(app, "SS_NEED_WAKEUP", 1);
 	if (ok) {
 		ss_diag("too many BPF cflags");
-		return 1;
-	}
-	return 0;
-}
-
-/* sched tracepoint @name's probe, raw or regular (feat_path.c), once */
-static int attach_tp(struct ss_app *app, const char *name)
-{
-	char err[SS_ERR_LEN];
-
-	if (ss_bpf_attach_sched(&app->bpf, name, err, sizeof(err))) {
-		ss_diag("%s", err);
 		return 1;
 	}
 	return 0;
@@ -125,10 +112,11 @@ static int hist_attach(struct ss_app *app, void *st)
 		}
 		hs->ready = true;
 	}
-	if (waits_on(o) && attach_tp(app, "sched_process_exit"))
+	if (waits_on(o) && ss_app_attach_sched(app, "sched_process_exit"))
 		return 1;
-	if ((o->hist & SS_HIST_RUNQ) && (attach_tp(app, "sched_wakeup") ||
-					 attach_tp(app, "sched_wakeup_new")))
+	if ((o->hist & SS_HIST_RUNQ) &&
+	    (ss_app_attach_sched(app, "sched_wakeup") ||
+	     ss_app_attach_sched(app, "sched_wakeup_new")))
 		return 1;
 	return 0;
 }

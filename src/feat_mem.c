@@ -156,8 +156,8 @@ static int events_configure(struct ss_app *app, struct mem_state *mem)
 	}
 	for (int c = 0; c < 3; c++)
 		app->info.mem_na[c] = !col_on[c];
-	if (!mem->need_exit || ss_app_defined(app, "SS_NEED_EXIT", 1))
-		return 0; /* not needed, or another feature asked already */
+	if (!mem->need_exit)
+		return 0;
 	return ss_app_define(app, "SS_NEED_EXIT", 1) ? 1 : 0;
 }
 
@@ -219,12 +219,8 @@ static int mem_attach(struct ss_app *app, void *st)
 			return 1;
 		}
 	}
-	if (mem->need_exit &&
-	    ss_bpf_attach_sched(&app->bpf, "sched_process_exit", err,
-				sizeof(err))) {
-		fprintf(stderr, "switchstat: %s\n", err);
+	if (mem->need_exit && ss_app_attach_sched(app, "sched_process_exit"))
 		return 1;
-	}
 	for (size_t i = 0; i < MEM_NEVENTS; i++) {
 		const struct mem_event *e = &mem_events[i];
 
