@@ -129,7 +129,7 @@ blame_cleanup() {
 }
 trap blame_cleanup EXIT
 mkdir -p "$P/a" "$P/b" || fail "cannot create cgroups under $V2"
-bg taskset -c 0 "$WORKLOADS/sleeper" 1000
+bg taskset -c 0 chrt -b 0 "$WORKLOADS/sleeper" 1000
 VICTIM=$BG_LAST
 bg taskset -c 0 "$WORKLOADS/spinner" 2 hogs_a
 HOGS=$BG_LAST
