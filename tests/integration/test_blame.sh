@@ -12,7 +12,13 @@
 #     and the split between the hogs follows their CPU shares (schedstat
 #     on-CPU time over the window; about 1024 : 335 by weight) within 10 %.
 #  2. The same with nothing pinned (three hogs on two CPUs, so the victim
-#     migrates): the sums are reported beside run_delay (not asserted).
+#     migrates): within 2 % too, through its moves and (unknown).
+#  1b. A SCHED_OTHER victim beside the same hogs: it preempts at once, so
+#     its waits are tens of us, where the two clocks' different end points
+#     show: the kernel stops run_delay at the rq clock update that starts
+#     __schedule, the tracepoint fires after the pick, 6-12 us later per
+#     switch-in on this VM.  So: run_delay - 2 % <= blamed <= run_delay +
+#     2 % + 15 us per switch-in (schedstat's third field).
 #  3. -G: hogs in cgroup A, the victim in cgroup B, both on CPU 0: B's
 #     blamed wait is its run_delay within 2 %, and what is blamed on A
 #     equals what a per-process run at the same time blames on the hogs,
@@ -102,6 +108,29 @@ check_within "pinned: nice-0 hog's part of the hogs' blame vs its CPU share (ppm
 	"$share" "$(python3 -c "print(round($c0 * 1e6 / ($c0 + $c5)))")" 10
 kill -KILL "$VICTIM" "$H0" "$H5"
 
+# --- 1b. SCHED_OTHER victim: short waits, the clocks' end points show --------
+bg taskset -c 0 "$WORKLOADS/sleeper" 1000
+VICTIM=$BG_LAST
+bg taskset -c 0 "$WORKLOADS/spinner" 0 hog_nice0
+H0=$BG_LAST
+bg taskset -c 0 nice -n 5 "$WORKLOADS/spinner" 0 hog_nice5
+H5=$BG_LAST
+wait_comm "$H0" hog_nice0
+wait_comm "$H5" hog_nice5
+n0=$(awk '{ print $3 }' /proc/"$VICTIM"/schedstat)
+measure other "$VICTIM" "$H0" "$H5" --
+n1=$(awk '{ print $3 }' /proc/"$VICTIM"/schedstat)
+want=$((RD1 - RD0))
+got=$(blame_sum "$T/other.out" victim_pid "$VICTIM")
+runs=$((n1 - n0))
+[ "$runs" -gt 100 ] || fail "SCHED_OTHER victim ran only $runs times"
+lo=$((want - want / 50))
+hi=$((want + want / 50 + runs * 15000))
+info "SCHED_OTHER: blamed $got ns, run_delay $want ns, $runs switch-ins: $(((got - want) / runs)) ns more each"
+[ "$got" -ge "$lo" ] && [ "$got" -le "$hi" ] ||
+	fail "SCHED_OTHER: blamed $got ns outside [$lo, $hi] (run_delay $want ns, $runs switch-ins)"
+kill -KILL "$VICTIM" "$H0" "$H5"
+
 # --- 2. unpinned: three hogs on two CPUs, the victim migrates --------------
 bg chrt -b 0 "$WORKLOADS/sleeper" 1000
 VICTIM=$BG_LAST
@@ -111,12 +140,10 @@ wait_threads "$HOGS" 4
 measure unpinned "$VICTIM" "$HOGS" --
 want=$((RD1 - RD0))
 got=$(blame_sum "$T/unpinned.out" victim_pid "$VICTIM")
-[ "$got" -gt 0 ] || fail "unpinned: no wait blamed at all"
-# Reported, not asserted: with the victim migrating, blame read 0.1-1.6 %
-# off run_delay in most runs but up to 38 % over it in some (cause not yet
-# found; see README "Where it stops being exact").
-info "unpinned: victim's blamed delay $got ns, run_delay $want ns, (unknown) \
-$(blame_sum "$T/unpinned.out" victim_pid "$VICTIM" culprit_comm "(unknown)") ns"
+[ "$want" -gt 10000000 ] || fail "victim waited only $want ns: no contention"
+check_within "unpinned: victim's blamed delay vs run_delay" "$got" "$want" 2
+info "unpinned: (unknown) part $(blame_sum "$T/unpinned.out" victim_pid \
+	"$VICTIM" culprit_comm "(unknown)") ns"
 kill -KILL "$VICTIM" "$HOGS"
 
 # --- 3. -G: hogs in cgroup A, victim in cgroup B ---------------------------
