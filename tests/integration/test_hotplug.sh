@@ -201,9 +201,12 @@ ok = True
 checks = [l.strip() for l in open(err, encoding="latin-1") if l.startswith("check:")]
 for c in checks:
     m = re.search(r"= ([\d.]+) ms of (\d+) CPUs x ([\d.]+) ms.*\(([\d.]+)%\)", c)
-    good = m and int(m.group(2)) == ncpus and float(m.group(4)) <= 101
+    # the final, partial interval (Ctrl-C) is shorter than a checkpoint
+    # period's share allows for 1 %: its CPU count is still checked
+    full = m and float(m.group(3)) >= 450
+    good = m and int(m.group(2)) == ncpus and (not full or float(m.group(4)) <= 101)
     ok &= bool(good)
-    print("  %s %s" % ("ok  " if good else "FAIL", c))
+    print("  %s %s%s" % ("ok  " if good else "FAIL", c, "" if full else " (partial interval: % not judged)"))
 if len(checks) < 4:
     print("FAIL: %d check lines" % len(checks))
     ok = False
