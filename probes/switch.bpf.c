@@ -134,8 +134,10 @@ static __always_inline void ss_switch_comms(struct ss_trace_event *ev,
 	bpf_get_current_comm(ev->prev_comm, SS_COMM_LEN);
 	ss_task_comm(next_task, ev->next_comm);
 #else
-	__builtin_memcpy(ev->prev_comm, prev_comm, SS_COMM_LEN);
-	__builtin_memcpy(ev->next_comm, next_comm, SS_COMM_LEN);
+	/* a copy from the context would be loads through a moved ctx
+	 * pointer, which the verifier rejects */
+	bpf_probe_read_kernel(ev->prev_comm, SS_COMM_LEN, prev_comm);
+	bpf_probe_read_kernel(ev->next_comm, SS_COMM_LEN, next_comm);
 #endif
 }
 
