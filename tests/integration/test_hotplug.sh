@@ -116,10 +116,15 @@ for c, v in zip(checks, verbose):
     events += n
     online_ms += want
     ivs.append((got, want, cap, missed, n, c))
+# the boundary of an interval misplaces at most one checkpoint period of
+# each CPU's time: 1 % of a full interval here, more of a short last one
+def over(got, cap, c):
+    ncpus = int(re.search(r"of (\d+) CPUs", c).group(1))
+    return got > max(1.01 * cap, cap + ncpus * period_ms)
 k = 0
 while k < len(ivs):
     got, want, cap, missed, n, c = ivs[k]
-    if got > 1.01 * cap:
+    if over(got, cap, c):
         print("FAIL: %.1f ms in an interval of %.1f ms CPU time: %s" % (got, cap, c))
         ok = False
     names = "interval %d" % k
@@ -128,16 +133,18 @@ while k < len(ivs):
         g2, w2, _, m2, _, _ = ivs[k + 1]
         got, want, missed = got + g2, want + w2, missed + m2
         names = "intervals %d-%d" % (k, k + 1)
-        if ivs[k + 1][0] > 1.01 * ivs[k + 1][2]:
+        if over(ivs[k + 1][0], ivs[k + 1][2], ivs[k + 1][5]):
             print("FAIL: interval over its CPU time: %s" % ivs[k + 1][5])
             ok = False
         k += 1
     pct = 100 * got / want
     low = 99 - 100 * missed * period_ms / want
-    good = low <= pct <= 101
+    ncpus = int(re.search(r"of (\d+) CPUs", c).group(1))
+    high = max(101, 100 + 100 * ncpus * period_ms / want)
+    good = low <= pct <= high
     ok &= good
-    print("  %s %s: closure %.1f%% (allowed %.1f-101%%, %d missed)" %
-          ("ok  " if good else "FAIL", names, pct, low, missed))
+    print("  %s %s: closure %.1f%% (allowed %.1f-%.1f%%, %d missed)" %
+          ("ok  " if good else "FAIL", names, pct, low, high, missed))
     k += 1
 for c in checks:
     print("    " + c)
