@@ -128,7 +128,7 @@ import csv, statistics as st, sys
 samples_f, out_f, bound, dur, dump = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 s = [list(map(float, l.split())) for l in open(samples_f) if l.strip()]
 rows = {}
-for r in csv.DictReader(open(out_f)):
+for r in csv.DictReader(open(out_f, encoding="latin-1", newline="")):
     rows[r["time"]] = rows.get(r["time"], 0) + 1
 per_iv = list(rows.values())[1:-1]  # drop the first and the partial last
 if dump:
