@@ -181,24 +181,61 @@ int ss_bpf_compile(struct ss_bpf *b, const char *text, const char **cflags,
 	return 0;
 }
 
+/*
+ * Where function fn's instructions start, once there is room to keep one
+ * more program and a verifier log buffer.  NULL with err if not.
+ */
+static void *load_start(struct ss_bpf *b, const char *fn, char *err,
+			size_t errlen)
+{
+	void *start = b->mod ? bpf_function_start(b->mod, fn) : NULL;
+
+	if (!start) {
+		snprintf(err, errlen, "BPF function %s not found", fn);
+		return NULL;
+	}
+	if (b->nprogs >= SS_MAX_PROGS) {
+		snprintf(err, errlen, "too many BPF programs");
+		return NULL;
+	}
+	if (!b->verifier_log)
+		b->verifier_log = calloc(1, LOG_SIZE);
+	return start;
+}
+
+/*
+ * After loading fn: keep its fd, or say why the kernel refused it (errno
+ * @e; the verifier's log, when there is one, is already on stderr).
+ * Returns fd, or -1 with err.
+ */
+static int load_done(struct ss_bpf *b, const char *fn, int fd, int e, char *err,
+		     size_t errlen)
+{
+	if (fd < 0) {
+		snprintf(err, errlen,
+			 "BPF program %s rejected by the kernel: %s%s", fn,
+			 strerror(e),
+			 b->verifier_log && b->verifier_log[0]
+				 ? " (verifier log above)"
+				 : "");
+		return -1;
+	}
+	b->prog_fd[b->nprogs] = fd;
+	b->prog_name[b->nprogs] = fn;
+	b->nprogs++;
+	return fd;
+}
+
 /* ss_bpf_load - see bpf_host.h */
 int ss_bpf_load(struct ss_bpf *b, const char *fn, int type, char *err,
 		size_t errlen)
 {
-	void *start = b->mod ? bpf_function_start(b->mod, fn) : NULL;
+	void *start = load_start(b, fn, err, errlen);
 	unsigned long long t0;
 	int fd;
 
-	if (!start) {
-		snprintf(err, errlen, "BPF function %s not found", fn);
+	if (!start)
 		return -1;
-	}
-	if (b->nprogs >= SS_MAX_PROGS) {
-		snprintf(err, errlen, "too many BPF programs");
-		return -1;
-	}
-	if (!b->verifier_log)
-		b->verifier_log = calloc(1, LOG_SIZE);
 	if (b->verifier_log)
 		b->verifier_log[0] = '\0';
 	t0 = now_ns();
@@ -223,20 +260,8 @@ int ss_bpf_load(struct ss_bpf *b, const char *fn, int type, char *err,
 		errno = E2BIG;
 	}
 	b->load_ns += now_ns() - t0;
-	if (fd < 0) {
-		snprintf(err, errlen,
-			 "BPF program %s rejected by the kernel: %s%s", fn,
-			 strerror(errno),
-			 b->verifier_log && b->verifier_log[0]
-				 ? " (verifier log above)"
-				 : "");
-		/* libbcc has already printed the log to stderr */
-		return -1;
-	}
-	b->prog_fd[b->nprogs] = fd;
-	b->prog_name[b->nprogs] = fn;
-	b->nprogs++;
-	return fd;
+	/* libbcc has printed the log to stderr already */
+	return load_done(b, fn, fd, errno, err, errlen);
 }
 
 /* ss_bpf_prog_loaded - see bpf_host.h */
@@ -316,42 +341,21 @@ const char *ss_bpf_sched_fn(const struct ss_bpf *b, const char *tp)
 static int load_tp_btf(struct ss_bpf *b, const char *fn, const char *tp,
 		       char *err, size_t errlen)
 {
-	void *start = b->mod ? bpf_function_start(b->mod, fn) : NULL;
+	void *start = load_start(b, fn, err, errlen);
 	unsigned long long t0;
-	int fd;
+	int fd, e;
 
-	if (!start) {
-		snprintf(err, errlen, "BPF function %s not found", fn);
+	if (!start)
 		return -1;
-	}
-	if (b->nprogs >= SS_MAX_PROGS) {
-		snprintf(err, errlen, "too many BPF programs");
-		return -1;
-	}
-	if (!b->verifier_log)
-		b->verifier_log = calloc(1, LOG_SIZE);
 	t0 = now_ns();
 	fd = ss_tp_btf_load(start, bpf_function_size(b->mod, fn), tp,
 			    bpf_module_license(b->mod), tp, b->verifier_log,
 			    b->verifier_log ? LOG_SIZE : 0);
+	e = errno;
 	b->load_ns += now_ns() - t0;
-	if (fd < 0) {
-		int e = errno;
-
-		if (b->verifier_log && b->verifier_log[0])
-			fprintf(stderr, "%s\n", b->verifier_log);
-		snprintf(err, errlen,
-			 "BPF program %s rejected by the kernel: %s%s", fn,
-			 strerror(e),
-			 b->verifier_log && b->verifier_log[0]
-				 ? " (verifier log above)"
-				 : "");
-		return -1;
-	}
-	b->prog_fd[b->nprogs] = fd;
-	b->prog_name[b->nprogs] = fn;
-	b->nprogs++;
-	return fd;
+	if (fd < 0 && b->verifier_log && b->verifier_log[0])
+		fprintf(stderr, "%s\n", b->verifier_log);
+	return load_done(b, fn, fd, e, err, errlen);
 }
 
 /*
