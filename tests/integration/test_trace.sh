@@ -176,13 +176,17 @@ elif unseen == 0:
         # run inside the same switches, before or after ours, with costs
         # that differ between a switch-out of ping (-p PING submits) and a
         # switch-in: that shifts one end of every ~5 us slice by up to
-        # ~0.6 us.  So allow 2% plus 1 us per slice (plus irq/softirq/steal
-        # time, which wall-clock slices include and schedstat may not).
+        # ~0.6 us, and the kernel's own clock points in __schedule lie
+        # outside the tracepoint's (measured 0.9-1.2 us per slice on the
+        # raw path here).  So allow 2% plus 1.5 us per slice, the
+        # short-slice allowance of the accuracy rules (plus irq/softirq/
+        # steal time, which wall-clock slices include and schedstat may
+        # not).
         # Single-tracer on-CPU accuracy is checked in test_voluntary.sh.
-        slack = kc * 0.02 + 1000 * (gv + gi) + irq
+        slack = kc * 0.02 + 1500 * (gv + gi) + irq
         err_pct = (gc - kc) * 100.0 / kc
         print("  tid %s: slices %.1f ms, schedstat %.1f ms, error %+.3f%% "
-              "(allowed +-%.1f ms: 2%%, %d slices x 1 us, irq %.1f ms)"
+              "(allowed +-%.1f ms: 2%%, %d slices x 1.5 us, irq %.1f ms)"
               % (t, gc / 1e6, kc / 1e6, err_pct, slack / 1e6, gv + gi, irq / 1e6))
         if abs(gc - kc) > slack:
             sys.exit("slice sum off by more than the allowed error")
