@@ -78,15 +78,22 @@ measure() {
 	stop_tool
 }
 
+# pinned_trio [POLICY...]: the victim (a 1 ms nanosleep loop, run with
+# POLICY, e.g. chrt -b 0) and hogs at nice 0 and nice 5, all on CPU 0;
+# sets VICTIM, H0, H5
+pinned_trio() {
+	bg taskset -c 0 "$@" "$WORKLOADS/sleeper" 1000
+	VICTIM=$BG_LAST
+	bg taskset -c 0 "$WORKLOADS/spinner" 0 hog_nice0
+	H0=$BG_LAST
+	bg taskset -c 0 nice -n 5 "$WORKLOADS/spinner" 0 hog_nice5
+	H5=$BG_LAST
+	wait_comm "$H0" hog_nice0
+	wait_comm "$H5" hog_nice5
+}
+
 # --- 1. pinned: victim and two hogs on CPU 0 -------------------------------
-bg taskset -c 0 chrt -b 0 "$WORKLOADS/sleeper" 1000
-VICTIM=$BG_LAST
-bg taskset -c 0 "$WORKLOADS/spinner" 0 hog_nice0
-H0=$BG_LAST
-bg taskset -c 0 nice -n 5 "$WORKLOADS/spinner" 0 hog_nice5
-H5=$BG_LAST
-wait_comm "$H0" hog_nice0
-wait_comm "$H5" hog_nice5
+pinned_trio chrt -b 0
 c0=$(schedstat_sum "$H0")
 c5=$(schedstat_sum "$H5")
 measure pinned "$VICTIM" "$H0" "$H5" --
@@ -109,14 +116,7 @@ check_within "pinned: nice-0 hog's part of the hogs' blame vs its CPU share (ppm
 kill -KILL "$VICTIM" "$H0" "$H5"
 
 # --- 1b. SCHED_OTHER victim: short waits, the clocks' end points show --------
-bg taskset -c 0 "$WORKLOADS/sleeper" 1000
-VICTIM=$BG_LAST
-bg taskset -c 0 "$WORKLOADS/spinner" 0 hog_nice0
-H0=$BG_LAST
-bg taskset -c 0 nice -n 5 "$WORKLOADS/spinner" 0 hog_nice5
-H5=$BG_LAST
-wait_comm "$H0" hog_nice0
-wait_comm "$H5" hog_nice5
+pinned_trio
 n0=$(awk '{ print $3 }' /proc/"$VICTIM"/schedstat)
 measure other "$VICTIM" "$H0" "$H5" --
 n1=$(awk '{ print $3 }' /proc/"$VICTIM"/schedstat)
