@@ -12,7 +12,7 @@
 
 #define SS_COMM_LEN 16
 #define SS_MAX_COUNTERS 8
-#define SS_NR_STATS 16 /* size of enum ss_stat (SS_STAT_MAX) */
+#define SS_NR_STATS 17 /* size of enum ss_stat (SS_STAT_MAX) */
 #define SS_HIST_SLOTS 27 /* log2 slots: 0 .. 2^26 (us) before clamping */
 
 /*
@@ -112,8 +112,12 @@ enum ss_stat {
 			   * pid and tgid read at their BTF offsets equal
 			   * the helper's */
 	SS_STAT_BTF_BAD, /* ... and differ: offsets wrong */
-	SS_STAT_MISSED_NS, /* time of the slices skipped as missed: CPU
-			    * time whose owner is unknown */
+	SS_STAT_MISSED_NS, /* time of the slices skipped as missed or
+			    * unreported: CPU time whose owner is unknown */
+	SS_STAT_UNREPORTED, /* raw path: switches whose sched_switch the
+			     * kernel did not run our program for (it hides
+			     * some tasks from tracing), caught at
+			     * sched_exit_tp; the slice before is skipped */
 	SS_STAT_MAX = SS_NR_STATS,
 };
 

@@ -81,18 +81,23 @@ static __always_inline struct ss_val *ss_charge_slice(struct ss_cpu *cpu,
  * it must not be charged: the first slice on this CPU (began before we
  * started), or one whose owner is unknown because a switch on this CPU
  * was missed (the task leaving, @key, is not the one we saw arrive):
- * never guess.  Keys are tids on the regular path, task_struct addresses
- * on the raw one (no read needed: the tracepoint passes them).
+ * never guess.  @unreported 1: the caller knows that switch was one the
+ * kernel did not report (SS_STAT_UNREPORTED), else it counts as missed.
+ * Keys are tids on the regular path, task_struct addresses on the raw one
+ * (no read needed: the tracepoint passes them).
  */
 static __always_inline __u64 ss_slice_next(struct ss_cpu *cpu, __u64 now,
-					   __u64 key, __u64 next_key)
+					   __u64 key, __u64 next_key,
+					   int unreported)
 {
 	__u64 last = cpu->last_switch_ns;
 
 	if (!last) {
 		ss_cpu_stat_add(cpu, SS_STAT_FIRST_SLICE, 1);
 	} else if (cpu->curr_key != key) {
-		ss_cpu_stat_add(cpu, SS_STAT_MISSED, 1);
+		ss_cpu_stat_add(
+			cpu, unreported ? SS_STAT_UNREPORTED : SS_STAT_MISSED,
+			1);
 		if (now >= last)
 			ss_cpu_stat_add(cpu, SS_STAT_MISSED_NS, now - last);
 		last = 0;
@@ -162,7 +167,7 @@ ss_switch(void *ctx, struct ss_cpu *cpu, __u64 now, __u32 tgid, __u32 tid,
 	__u64 last;
 
 	ss_hotplug_check(cpu, tid, 0);
-	last = ss_slice_next(cpu, now, key, next_key);
+	last = ss_slice_next(cpu, now, key, next_key, 0);
 	ss_cpu_stat_add(cpu, SS_STAT_SWITCHES, 1);
 	ss_feature_switch_counters(cpu, tgid, tid);
 	SS_MEM_SWITCH(cpu);
@@ -282,20 +287,16 @@ TRACEPOINT_PROBE(sched, sched_switch)
 struct bpf_perf_event_data;
 
 /*
- * Interval checkpoint: a per-CPU cpu-clock perf event (opened by
- * src/feat_hist.c, period interval/200) charges the slice so far to the task
- * running now, without counting a switch, and restarts the slice here.  So
- * a task that never switches still shows its time in every interval; the
- * error at an interval boundary is at most one period per CPU.
+ * ss_resync - the slice so far on this CPU ends now: charge it to the task
+ * running now (when it owned it) and start the next slice here, owned by
+ * it.  @ck 1: an interval checkpoint (below); 0: sched_exit_tp found a
+ * switch the kernel did not report (the running task is not the one seen
+ * arriving), so the slice ending here was the unreported task's and is
+ * not charged; only the checkpoint may end in the blame tail call (the
+ * program types differ).
  */
-int ss_checkpoint(struct bpf_perf_event_data *ctx)
+static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 {
-	__u32 zero = 0;
-	struct ss_cpu *cpu = cpu_state.lookup(&zero);
-
-	if (!cpu)
-		return 0;
-
 	__u64 now = bpf_ktime_get_ns(), last;
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id, tgid = id >> 32;
@@ -314,9 +315,9 @@ int ss_checkpoint(struct bpf_perf_event_data *ctx)
 	__u64 key = tid;
 #endif
 	ss_hotplug_check(cpu, tid, 1);
-	last = ss_slice_next(cpu, now, key, key);
+	last = ss_slice_next(cpu, now, key, key, !ck);
 #if SS_RAW_TP
-	if (tid) /* the BTF offsets, checked on the running task */
+	if (ck && tid) /* the BTF offsets, checked on the running task */
 		ss_cpu_stat_add(cpu,
 				ss_task_offsets_ok(tgid, tid) ? SS_STAT_BTF_OK
 							      : SS_STAT_BTF_BAD,
@@ -325,11 +326,61 @@ int ss_checkpoint(struct bpf_perf_event_data *ctx)
 	ss_feature_switch_counters(cpu, tgid, tid);
 	SS_MEM_SWITCH(cpu);
 	SS_HIST_CHECKPOINT();
-	SS_BLAME_CHECKPOINT();
+	if (ck) {
+		SS_BLAME_CHECKPOINT();
+	}
 	ss_charge_slice(cpu, now, last, tgid, tid, 0);
-	SS_BLAME_TAIL(ctx, 1);
+	if (ck)
+		SS_BLAME_TAIL(ctx, 1);
+}
+
+/*
+ * The context is only passed on, never read: a declaration is enough, and
+ * spares the compile uapi/linux/bpf_perf_event.h and the few hundred kernel
+ * headers behind it (asm/ptrace.h and on).
+ */
+struct bpf_perf_event_data;
+
+/*
+ * Interval checkpoint: a per-CPU cpu-clock perf event (opened by
+ * src/feat_hist.c, period interval/200) charges the slice so far to the task
+ * running now, without counting a switch, and restarts the slice here.  So
+ * a task that never switches still shows its time in every interval; the
+ * error at an interval boundary is at most one period per CPU.
+ */
+int ss_checkpoint(struct bpf_perf_event_data *ctx)
+{
+	__u32 zero = 0;
+	struct ss_cpu *cpu = cpu_state.lookup(&zero);
+
+	if (cpu)
+		ss_resync(ctx, cpu, 1);
 	return 0;
 }
+
+#if SS_RAW_TP && SS_EXIT_TP
+/*
+ * sched_exit_tp(is_switch, ip): the end of __schedule, run by the task
+ * that now has the CPU.  The kernel does not run sched_switch's programs
+ * for some switches (here: those of tasks it hides from tracing); the
+ * task arriving then is not the one the last sched_switch named.  Its
+ * slice starts now, not at the next checkpoint up to a period later, so
+ * its on-CPU time, counter deltas and faults are whole.  The usual case
+ * is one array lookup and a compare.
+ */
+RAW_TRACEPOINT_PROBE(sched_exit_tp)
+{
+	__u32 zero = 0;
+	struct ss_cpu *cpu;
+
+	if (!ctx->args[0]) /* no switch: prev ran on */
+		return 0;
+	cpu = cpu_state.lookup(&zero);
+	if (cpu && cpu->curr_key != ss_current_task_key())
+		ss_resync(ctx, cpu, 0);
+	return 0;
+}
+#endif
 
 #if SS_NEED_EXIT
 /* Per-thread state of features (hist, mem, blame) must not outlive it. */

@@ -321,6 +321,8 @@ static const struct {
 	  "raw_tracepoint__sched_process_exit" },
 	{ "sched_migrate_task", "tracepoint__sched__sched_migrate_task",
 	  "raw_tracepoint__sched_migrate_task" },
+	/* raw only: a tracepoint with no trace event (Linux 6.16 and later) */
+	{ "sched_exit_tp", NULL, "raw_tracepoint__sched_exit_tp" },
 };
 
 /* ss_bpf_sched_fn - see bpf_host.h */

@@ -30,6 +30,8 @@ struct ss_bpf {
 	int raw_fd[SS_MAX_PROGS]; /* raw tracepoint attachments */
 	int nraw;
 	bool raw_sched; /* sched tracepoints as raw tracepoints (feat_path.c) */
+	bool exit_tp; /* raw path: sched_exit_tp catches the switches the
+		       * kernel does not report (feat_path.c) */
 	bool tp_btf; /* ... loaded as BTF raw tracepoints (tp_btf.h) */
 	char headers[4096]; /* kernel headers dir libbcc will use */
 	char *verifier_log; /* last load failure's log, or NULL */

@@ -11,6 +11,15 @@
  * tracepoint programs while another BPF program or a bpf() map syscall
  * runs on the CPU (those slices are counted as missed), never raw ones.
  * SWITCHSTAT_TEST_NO_RAW=1 forces the regular path (tests).
+ *
+ * The kernel does not run sched_switch programs for every switch: it
+ * hides some tasks from tracing (on the machines this was built on, a
+ * sandbox agent's threads: ftrace and bpftrace miss their switches too).
+ * The task arriving after such a switch runs the end of __schedule, the
+ * raw tracepoint sched_exit_tp (Linux 6.16+): where the kernel has it, a
+ * probe there starts the arriving task's slice at once (switch.bpf.c)
+ * instead of at the next checkpoint.  SWITCHSTAT_TEST_NO_EXIT_TP=1 leaves
+ * it out (tests, scripts/bench-overhead.sh).
  */
 #include "feat_path.h"
 
@@ -126,7 +135,16 @@ static int path_configure(struct ss_app *app, void *st)
 		fprintf(stderr,
 			"switchstat: sched_switch as a %s raw tracepoint\n",
 			app->bpf.tp_btf ? "BTF (tp_btf)" : "plain");
+	env = getenv("SWITCHSTAT_TEST_NO_EXIT_TP");
+	app->bpf.exit_tp = !(env && !strcmp(env, "1")) &&
+			   ss_tp_btf_available("sched_exit_tp");
+	if (app->o.verbose)
+		fprintf(stderr, "switchstat: unreported switches: %s\n",
+			app->bpf.exit_tp ? "caught at sched_exit_tp"
+					 : "found at the next switch or "
+					   "checkpoint (no sched_exit_tp)");
 	if (ss_app_define(app, "SS_TP_BTF", app->bpf.tp_btf) ||
+	    ss_app_define(app, "SS_EXIT_TP", app->bpf.exit_tp) ||
 	    ss_app_define(app, "SS_RAW_TP", 1) ||
 	    ss_app_define(app, "SS_TASK_PID", o.pid) ||
 	    ss_app_define(app, "SS_TASK_TGID", o.tgid) ||
@@ -139,7 +157,14 @@ static int path_configure(struct ss_app *app, void *st)
 	return 0;
 }
 
+/* sched_exit_tp before sched_switch (core_start): no switch goes unseen */
+static int path_attach(struct ss_app *app, void *st)
+{
+	return app->bpf.exit_tp && ss_app_attach_sched(app, "sched_exit_tp");
+}
+
 const struct ss_feature ss_feat_path = {
 	.name = "path",
 	.configure = path_configure,
+	.attach = path_attach,
 };
