@@ -10,6 +10,9 @@
 #
 #   base      no tracer
 #   default   switchstat -i 1000
+#   noexittp  the same without its sched_exit_tp program
+#             (SWITCHSTAT_TEST_NO_EXIT_TP=1), for what catching the
+#             switches the kernel does not report costs
 #   counters  switchstat -i 1000 -e cpu-clock,task-clock,page-faults
 #             (software counters: this machine may have no PMU)
 #   blame     switchstat -i 1000 --blame (run-queue blame: its switch
@@ -31,6 +34,9 @@
 #   ns/run   run_time_ns / run_cnt of the tracer's sched_switch program
 #            from bpf_stats, over the benchmark only (other programs of the
 #            tracer listed beside it)
+#   all ns/switch  every program of the tracer: run_time_ns summed over
+#            them, per run of its sched_switch program (what a switch
+#            costs when a tracer has more than one program on the path)
 # The summary shows medians.  During each benchmark CPU 1 is kept busy by a
 # spinning shell loop: on a VM an idle sibling vCPU makes the pipe benchmark
 # about 2x slower and far noisier, which would swamp the tracers' cost.  The
@@ -68,7 +74,7 @@ while getopts "r:l:b:e:o:s:x:h" c; do
 	o) CSV=$OPTARG ;;
 	s) SUMCSV=$OPTARG ;;
 	x) SKIP="$SKIP$OPTARG " ;;
-	*) sed -n '3,52p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+	*) sed -n '3,58p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 	esac
 done
 case $ROUNDS$LOOPS in *[!0-9]*) echo "bench: -r and -l want numbers" >&2; exit 2 ;; esac
@@ -96,7 +102,7 @@ for p in perf $(cd /usr/bin && ls perf_* 2>/dev/null | sort -rV); do
 done
 [ -n "$PERF" ] || { echo "bench: perf not found or not working (apt-get install linux-perf)" >&2; exit 1; }
 
-VARIANTS="base default counters blame emptybcc bpftrace runqlat"
+VARIANTS="base default noexittp counters blame emptybcc bpftrace runqlat"
 command -v bpftrace >/dev/null || { echo "bench: bpftrace not installed: skipping it" >&2; SKIP="$SKIP""bpftrace "; }
 [ -x "$EMPTY" ] || { echo "bench: $EMPTY missing (build with -DSWITCHSTAT_TESTS=ON): skipping emptybcc" >&2; SKIP="$SKIP""emptybcc "; }
 [ -x "$RUNQLAT" ] || { echo "bench: runqlat-bpfcc not installed (bpfcc-tools): skipping it" >&2; SKIP="$SKIP""runqlat "; }
@@ -157,6 +163,7 @@ launch() {
 	T0=$EPOCHREALTIME
 	case $1 in
 	default) exec "$SS" -i 1000 >"$W/fifo" 2>"$W/err" & ;;
+	noexittp) SWITCHSTAT_TEST_NO_EXIT_TP=1 exec "$SS" -i 1000 >"$W/fifo" 2>"$W/err" & ;;
 	blame) exec "$SS" -i 1000 --blame >"$W/fifo" 2>"$W/err" & ;;
 	counters) exec "$SS" -v -i 1000 -e cpu-clock,task-clock,page-faults >"$W/fifo" 2>"$W/err" & ;;
 	emptybcc) exec "$EMPTY" >"$W/fifo" 2>"$W/err" & ;;
@@ -274,9 +281,14 @@ import statistics as st, sys
 rows = [l.rstrip("\n").split(",") for l in open(sys.argv[1])]
 sumcsv = sys.argv[2]
 variants = sys.argv[3:]
-per = {v: {"start": {}, "peak": {}, "steady": {}, "us": {}, "ns": {}} for v in variants}
-for r, v, start, peak, steady, u, prog, n, _ in rows:
+per = {v: {"start": {}, "peak": {}, "steady": {}, "us": {}, "ns": {}, "tot": {}, "sw": {}}
+       for v in variants}
+for r, v, start, peak, steady, u, prog, n, runs in rows:
     d = per[v]
+    if prog:
+        d["tot"][r] = d["tot"].get(r, 0) + float(n) * int(runs)
+        if "switch" in prog and r not in d["sw"]:
+            d["sw"][r] = int(runs)
     d["us"][r] = float(u)
     if start:
         d["start"][r] = float(start)
@@ -295,7 +307,7 @@ def fmt(x, f):
 
 base = med(list(per["base"]["us"].values())) if "base" in per else None
 hdr = ("variant", "start(s)", "peak(MB)", "steady(MB)", "switch ns/run",
-       "usecs/op", "slowdown", "other programs ns/run")
+       "all ns/switch", "usecs/op", "slowdown", "other programs ns/run")
 out = []
 for v in variants:
     d = per[v]
@@ -304,19 +316,20 @@ for v in variants:
     swns = progs[sw[0]] if sw else None
     others = ", ".join("%.1f %s" % (progs[p], p) for p in sorted(progs) if p not in sw[:1])
     m = med(list(d["us"].values()))
+    allns = med([d["tot"][r] / d["sw"][r] for r in d["sw"] if d["sw"][r]])
     out.append((v, med(list(d["start"].values())), med(list(d["peak"].values())),
-                med(list(d["steady"].values())), swns, m,
+                med(list(d["steady"].values())), swns, allns, m,
                 m / base if base else None, others))
-print("%-9s %8s %8s %10s %13s %9s %8s  %s" % hdr)
-for v, s, p, sd, ns, m, sl, o in out:
-    print("%-9s %8s %8s %10s %13s %9s %8s  %s" % (
+print("%-9s %8s %8s %10s %13s %13s %9s %8s  %s" % hdr)
+for v, s, p, sd, ns, a, m, sl, o in out:
+    print("%-9s %8s %8s %10s %13s %13s %9s %8s  %s" % (
         v, fmt(s, "%.3f"), fmt(p, "%.1f"), fmt(sd, "%.1f"), fmt(ns, "%.1f"),
-        fmt(m, "%.3f"), fmt(sl, "%.3fx"), o or "-"))
+        fmt(a, "%.1f"), fmt(m, "%.3f"), fmt(sl, "%.3fx"), o or "-"))
 if sumcsv:
     with open(sumcsv, "w") as f:
-        f.write("variant,start_s,peak_mb,steady_mb,switch_ns_per_run,usecs_op,slowdown,other_programs\n")
-        for v, s, p, sd, ns, m, sl, o in out:
+        f.write("variant,start_s,peak_mb,steady_mb,switch_ns_per_run,all_ns_per_switch,usecs_op,slowdown,other_programs\n")
+        for v, s, p, sd, ns, a, m, sl, o in out:
             f.write(",".join([v, fmt(s, "%.3f"), fmt(p, "%.1f"), fmt(sd, "%.1f"),
-                              fmt(ns, "%.1f"), fmt(m, "%.3f"), fmt(sl, "%.3f"),
+                              fmt(ns, "%.1f"), fmt(a, "%.1f"), fmt(m, "%.3f"), fmt(sl, "%.3f"),
                               '"%s"' % o]).replace(",-", ",") + "\n")
 PY
