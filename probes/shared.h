@@ -100,10 +100,11 @@ enum ss_stat {
 	SS_STAT_CTR_BACKWARDS, /* counter deltas skipped: value went back */
 	SS_STAT_CTR_ERROR, /* counter reads that failed */
 	SS_STAT_FILTERED_NS, /* on-CPU time of tasks outside -p/-t */
-	SS_STAT_MISSED, /* slices skipped: a switch on this CPU was
-				* not seen (the kernel skips tracepoint
-				* programs while a bpf() map syscall runs on
-				* the CPU), so the slice's owner is unknown */
+	SS_STAT_MISSED, /* regular path: slices skipped: a switch on
+				* this CPU was not seen (the kernel skips
+				* tracepoint programs while a bpf() map
+				* syscall runs on the CPU, or did not report
+				* it), so the slice's owner is unknown */
 	SS_STAT_FLT_SKIPPED, /* fault deltas skipped: no previous reading,
 				* a read error or a value that went back */
 	SS_STAT_HOTPLUG, /* slices skipped: the CPU was offline */
@@ -114,10 +115,11 @@ enum ss_stat {
 	SS_STAT_BTF_BAD, /* ... and differ: offsets wrong */
 	SS_STAT_MISSED_NS, /* time of the slices skipped as missed or
 			    * unreported: CPU time whose owner is unknown */
-	SS_STAT_UNREPORTED, /* raw path: switches whose sched_switch the
-			     * kernel did not run our program for (it hides
-			     * some tasks from tracing), caught at
-			     * sched_exit_tp; the slice before is skipped */
+	SS_STAT_UNREPORTED, /* raw path: slices skipped after a switch
+			     * the kernel did not report (it hides some
+			     * tasks from tracing), found at sched_exit_tp
+			     * (the hidden task's slice only), else at the
+			     * next switch or checkpoint */
 	SS_STAT_MAX = SS_NR_STATS,
 };
 

@@ -81,23 +81,23 @@ static __always_inline struct ss_val *ss_charge_slice(struct ss_cpu *cpu,
  * it must not be charged: the first slice on this CPU (began before we
  * started), or one whose owner is unknown because a switch on this CPU
  * was missed (the task leaving, @key, is not the one we saw arrive):
- * never guess.  @unreported 1: the caller knows that switch was one the
- * kernel did not report (SS_STAT_UNREPORTED), else it counts as missed.
- * Keys are tids on the regular path, task_struct addresses on the raw one
- * (no read needed: the tracepoint passes them).
+ * never guess.  On the raw path, whose programs the kernel never skips,
+ * such a switch is one the kernel did not report (SS_STAT_UNREPORTED); on
+ * the regular path it may also be one whose program was skipped
+ * (SS_STAT_MISSED).  Keys are tids on the regular path, task_struct
+ * addresses on the raw one (no read needed: the tracepoint passes them).
  */
 static __always_inline __u64 ss_slice_next(struct ss_cpu *cpu, __u64 now,
-					   __u64 key, __u64 next_key,
-					   int unreported)
+					   __u64 key, __u64 next_key)
 {
 	__u64 last = cpu->last_switch_ns;
 
 	if (!last) {
 		ss_cpu_stat_add(cpu, SS_STAT_FIRST_SLICE, 1);
 	} else if (cpu->curr_key != key) {
-		ss_cpu_stat_add(
-			cpu, unreported ? SS_STAT_UNREPORTED : SS_STAT_MISSED,
-			1);
+		ss_cpu_stat_add(cpu,
+				SS_RAW_TP ? SS_STAT_UNREPORTED : SS_STAT_MISSED,
+				1);
 		if (now >= last)
 			ss_cpu_stat_add(cpu, SS_STAT_MISSED_NS, now - last);
 		last = 0;
@@ -167,7 +167,7 @@ ss_switch(void *ctx, struct ss_cpu *cpu, __u64 now, __u32 tgid, __u32 tid,
 	__u64 last;
 
 	ss_hotplug_check(cpu, tid, 0);
-	last = ss_slice_next(cpu, now, key, next_key, 0);
+	last = ss_slice_next(cpu, now, key, next_key);
 	ss_cpu_stat_add(cpu, SS_STAT_SWITCHES, 1);
 	ss_feature_switch_counters(cpu, tgid, tid);
 	SS_MEM_SWITCH(cpu);
@@ -315,7 +315,7 @@ static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 	__u64 key = tid;
 #endif
 	ss_hotplug_check(cpu, tid, 1);
-	last = ss_slice_next(cpu, now, key, key, !ck);
+	last = ss_slice_next(cpu, now, key, key);
 #if SS_RAW_TP
 	if (ck && tid) /* the BTF offsets, checked on the running task */
 		ss_cpu_stat_add(cpu,

@@ -69,10 +69,12 @@ static int check_interval(struct ss_app *app, void *st)
 	if (app->o.verbose)
 		ss_diag_raw("; %" PRIu64 " thread exits (not counted)",
 			    app->iv.stats[SS_STAT_EXIT_SWITCHES]);
-	if (app->o.verbose && app->bpf.exit_tp)
+	if (app->o.verbose && app->bpf.raw_sched)
 		ss_diag_raw("; %" PRIu64 " switches not reported by the kernel "
-			    "(caught at sched_exit_tp)",
-			    app->iv.stats[SS_STAT_UNREPORTED]);
+			    "(%s)",
+			    app->iv.stats[SS_STAT_UNREPORTED],
+			    app->bpf.exit_tp ? "caught at sched_exit_tp"
+					     : "found late: no sched_exit_tp");
 	if (app->o.verbose && app->bpf.raw_sched)
 		ss_diag_raw("; BTF offsets checked %" PRIu64 ", wrong %" PRIu64,
 			    app->iv.stats[SS_STAT_BTF_OK],

@@ -274,9 +274,12 @@ static void render_self(struct ss_prom *p, const struct prom_state *pr,
 
 	one_value(p, "switchstat_missed_slices", SS_PROM_COUNTER,
 		  "Slices not charged to anyone: a context switch on their CPU "
-		  "was not seen (the kernel skips tracepoint programs while a "
-		  "bpf() map syscall runs there).",
-		  NULL, ss_prom_u64(v, pr->stats[SS_STAT_MISSED]));
+		  "was not seen (the kernel skips regular tracepoint programs "
+		  "while a bpf() map syscall runs there, and reports no "
+		  "switch of the tasks it hides from tracing).",
+		  NULL,
+		  ss_prom_u64(v, pr->stats[SS_STAT_MISSED] +
+					 pr->stats[SS_STAT_UNREPORTED]));
 	one_value(p, "switchstat_dropped_rows", SS_PROM_COUNTER,
 		  "Updates lost because the BPF accumulator map was full "
 		  "(raise --map-entries).",

@@ -110,6 +110,14 @@ minflt() {
 	sed 's/.*) //' /proc/"$1"/stat | awk '{ print $8 }'
 }
 
+# unowned_slices ERRFILE: slices whose owner switchstat could not know,
+# summed over the -v lines of ERRFILE: after a switch it missed (regular
+# path) or one the kernel did not report (raw path)
+unowned_slices() {
+	grep -oE '[0-9]+ (missed switch|switches not reported)' "$1" |
+		awk '{ s += $1 } END { print s + 0 }'
+}
+
 # within_pct GOT WANT PCT: |GOT - WANT| <= PCT% of WANT (prints the error)
 within_pct() {
 	python3 - "$1" "$2" "$3" <<'PY'

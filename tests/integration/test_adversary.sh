@@ -13,13 +13,16 @@
 #    equal to the kernel's /proc counts, the SIGSTOP switch-outs included
 #    (so they are read after the tool printed its final partial interval);
 #  - --check closure 99-101% in every interval;
-#  - -v: the raw tracepoint path, no slice missed for BPF activity.  The
-#    kernel does not report some switches to any tracer, raw or regular
-#    (on the CI VM, those of its PID 1 agent's threads, a few a second):
-#    with sched_exit_tp they are caught as they happen ("not reported");
-#    a checkpoint still finds one where the agent switched to another of
-#    its threads, and without sched_exit_tp (Linux < 6.16) every such
-#    switch is found late: up to 0.5% of switches are allowed missed.
+#  - -v: the raw tracepoint path, 0 slices missed, and bpftool shows no
+#    run of the tool's programs skipped by the kernel's recursion guard
+#    (recursion_misses: the one way a raw tracepoint program is skipped).
+#    Apart from that, the
+#    kernel does not report some switches to any tracer, raw or regular (on
+#    the CI VM, those of its PID 1 agent's threads, a few a second): -v
+#    counts them as "not reported"; with sched_exit_tp only the hidden
+#    task's own slice is unowned.  They are reported, not judged: the
+#    workloads' exact counts and on-CPU time above are what they could
+#    spoil.
 # The workloads are stopped (SIGSTOP) at both ends of the window.
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -93,6 +96,11 @@ for p in $ALL; do
 done
 DS=$(($(schedstat_sum "$SPIN") - s0[$SPIN]))
 info "CPU $CPU_B: $(($(steal) - st0)) ms stolen by the hypervisor in the window"
+# runs the kernel skipped of the tool's programs (recursion_misses)
+RM=$(for id in $(grep -h '^prog_id:' /proc/"$TOOL_PID"/fdinfo/* 2>/dev/null | awk '{ print $2 }' | sort -u); do
+	bpftool -j prog show id "$id" 2>/dev/null |
+		python3 -c 'import json, sys; print(json.load(sys.stdin).get("recursion_misses", 0))'
+done | awk '{ s += $1; n++ } END { print s + 0, n + 0 }')
 # the final partial interval (with the SIGSTOP switch-outs) is printed at exit
 stop_tool
 kill -KILL "$TRACER"
@@ -103,6 +111,10 @@ done
 grep -q "sched tracepoints: raw" "$T/a.err" ||
 	skip "no raw tracepoint path here: $(grep 'sched tracepoints' "$T/a.err")"
 [ "$DS" -gt 500000000 ] || fail "spinner barely ran: $DS ns"
+read -r rmiss nprogs <<<"$RM"
+[ "$nprogs" -ge 2 ] || fail "found $nprogs BPF programs of switchstat in /proc/$TOOL_PID/fdinfo"
+[ "$rmiss" -eq 0 ] || fail "$rmiss runs of switchstat's programs skipped (recursion_misses)"
+info "$nprogs programs, 0 runs skipped by the recursion guard"
 check_within "spinner on-CPU under BPF load" \
 	"$(csv_sum "$T/a.out" oncpu_ns pid "$SPIN")" "$DS" 0.5
 python3 - "$T/a.err" <<'PY' || fail "see above"
@@ -128,8 +140,8 @@ for line in open(sys.argv[1], encoding="latin-1"):
     if m:
         unrep += int(m.group(1))
 print("  %d switches, %d missed slices, %d switches not reported" % (sw, missed, unrep))
-if missed * 200 > sw:
-    print("  missed slices above 0.5%  <-- FAIL"); bad += 1
+if missed:
+    print("  missed slices on the raw path  <-- FAIL"); bad += 1
 sys.exit(1 if bad else 0)
 PY
 pass "under bpf() map syscalls and a second tracer: closure, split and on-CPU exact"

@@ -38,7 +38,6 @@ stop_tool
 [ "$df" -ge $((2 * PAGES)) ] ||
 	fail "faultread made $df faults for 2 x $PAGES fresh pages"
 got=$(csv_sum "$T/f.out" faults pid "$FR")
-missed=$(grep -o '[0-9]* missed switch' "$T/f.err" | awk '{ s += $1 } END { print s + 0 }')
-info "faultread: -M faults $got, kernel minflt+majflt $df (${PAGES} pages x 2; $missed missed-switch slices on all CPUs)"
+info "faultread: -M faults $got, kernel minflt+majflt $df (${PAGES} pages x 2; $(unowned_slices "$T/f.err") slices of unknown owner on all CPUs)"
 [ "$got" -eq "$df" ] || fail "-M faults $got != kernel minflt+majflt $df"
 pass "-M faults equal minflt + majflt, kernel- and user-mode"
