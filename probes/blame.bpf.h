@@ -278,6 +278,27 @@ static __always_inline void ss_blame_push(struct ss_blame_cpu *bc, __u64 start,
 }
 
 /*
+ * next_tid arrives on this CPU at now: its wait ends there.  It is staged
+ * and charged at the thread's next switch or checkpoint, when it is the
+ * current task (ss_blame_stage, ss_blame_flush).
+ */
+static __always_inline void ss_blame_arrive(struct ss_blame_cpu *bc, __u64 now,
+					    __u32 next_tid)
+{
+	struct ss_blame_wait *w;
+
+	if (!next_tid)
+		return;
+	w = blame_wait.lookup(&next_tid);
+	if (!w)
+		return;
+	bc->pend = *w;
+	bc->pend_until = now;
+	bc->pend_tid = next_tid;
+	blame_wait.delete(&next_tid);
+}
+
+/*
  * At sched_switch (or a checkpoint, next_tid == tid): the current task
  * (tgid, tid) ran from last to now and leaves; next_tid arrives.
  * @prev_state: the tracepoint's; @switched: 0 at a checkpoint.
@@ -289,7 +310,6 @@ static __always_inline void ss_blame_switch(__u64 now, __u64 last, __u32 tgid,
 {
 	__u32 cpu_id = bpf_get_smp_processor_id();
 	struct ss_blame_cpu *bc = blame_cpu.lookup(&cpu_id);
-	struct ss_blame_wait *w;
 
 	if (!bc)
 		return;
@@ -308,15 +328,7 @@ static __always_inline void ss_blame_switch(__u64 now, __u64 last, __u32 tgid,
 			blame_wait.update(&tid, &pre); /* preempted */
 		}
 	}
-	if (!next_tid)
-		return;
-	w = blame_wait.lookup(&next_tid);
-	if (!w)
-		return;
-	bc->pend = *w;
-	bc->pend_until = now;
-	bc->pend_tid = next_tid;
-	blame_wait.delete(&next_tid);
+	ss_blame_arrive(bc, now, next_tid);
 }
 
 /* in ss_switch (switch.bpf.c): its prev_state, next_tid, now, last... */
@@ -326,6 +338,23 @@ static __always_inline void ss_blame_switch(__u64 now, __u64 last, __u32 tgid,
 #define SS_BLAME_CHECKPOINT()                                                 \
 	ss_blame_switch(now, last, tgid, tid, ss_task_selected(tgid, tid), 0, \
 			tid, 0)
+
+/*
+ * The current task arrived now by a switch the kernel did not report
+ * (sched_exit_tp): its wait ends now, not at its next reported arrival.
+ * Who ran before it is unknown: no slice is pushed, so waits over that
+ * time are charged to (unknown).
+ */
+static __always_inline void ss_blame_unreported(__u64 now, __u32 tid)
+{
+	__u32 cpu_id = bpf_get_smp_processor_id();
+	struct ss_blame_cpu *bc = blame_cpu.lookup(&cpu_id);
+
+	if (bc)
+		ss_blame_arrive(bc, now, tid);
+}
+
+#define SS_BLAME_UNREPORTED() ss_blame_unreported(now, tid)
 /* A thread is woken onto target CPU cpu_id's run queue: it waits now. */
 static __always_inline void ss_blame_wakeup(__u32 tid, __u32 cpu_id)
 {
@@ -397,6 +426,9 @@ static __always_inline void ss_blame_tail(void *ctx, int ck)
 	do {              \
 	} while (0)
 #define SS_BLAME_CHECKPOINT() \
+	do {                  \
+	} while (0)
+#define SS_BLAME_UNREPORTED() \
 	do {                  \
 	} while (0)
 #define SS_BLAME_WAKEUP(pid, cpu_id) \

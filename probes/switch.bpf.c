@@ -280,20 +280,14 @@ TRACEPOINT_PROBE(sched, sched_switch)
 #endif
 
 /*
- * The context is only passed on, never read: a declaration is enough, and
- * spares the compile uapi/linux/bpf_perf_event.h and the few hundred kernel
- * headers behind it (asm/ptrace.h and on).
- */
-struct bpf_perf_event_data;
-
-/*
  * ss_resync - the slice so far on this CPU ends now: charge it to the task
  * running now (when it owned it) and start the next slice here, owned by
  * it.  @ck 1: an interval checkpoint (below); 0: sched_exit_tp found a
  * switch the kernel did not report (the running task is not the one seen
  * arriving), so the slice ending here was the unreported task's and is
- * not charged; only the checkpoint may end in the blame tail call (the
- * program types differ).
+ * not charged, and the running task's wait ends here (--hist runq,
+ * --blame); only the checkpoint may end in the blame tail call (the
+ * program types differ: the wait is charged at the task's next event).
  */
 static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 {
@@ -328,6 +322,8 @@ static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 	SS_HIST_CHECKPOINT();
 	if (ck) {
 		SS_BLAME_CHECKPOINT();
+	} else {
+		SS_BLAME_UNREPORTED();
 	}
 	ss_charge_slice(cpu, now, last, tgid, tid, 0);
 	if (ck)

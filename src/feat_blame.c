@@ -27,7 +27,7 @@ struct blame_state {
 	struct ss_map_drain map;
 	struct ss_blame_row *rows, *culprits;
 	bool ready;
-	struct ss_emit e; /* CSV, JSON records (the table is print_table) */
+	struct ss_emit e; /* the table, CSV or JSON records */
 };
 
 static int blame_check(struct ss_app *app, void *st)
@@ -203,65 +203,7 @@ static void side_of(const struct ss_app *app, bool culprit,
 	}
 }
 
-static void table_side(FILE *f, const struct side *s, bool cgroup)
-{
-	char name[SS_COMM_LEN + 1];
-
-	if (cgroup && !s->task) {
-		fprintf(f, "%-32.32s ", s->name);
-		return;
-	}
-	ss_printable(name, sizeof(name), s->name, SIZE_MAX);
-	if (s->task)
-		fprintf(f, "%7u %-16s ", s->pid, name);
-	else
-		fprintf(f, "%-24s ", name);
-}
-
-static void print_table(struct ss_app *app, struct blame_state *bs, size_t n,
-			size_t nc)
-{
-	bool cg = app->o.per_cgroup;
-	size_t top = app->o.top;
-	const char *who = cg ? "CGROUP" : app->o.per_thread ? "TID" : "PID";
-	FILE *f = app->f;
-
-	fprintf(f, "\nRun-queue delay by culprit (what ran on the victim's "
-		   "CPU while it waited):\n");
-	if (cg)
-		fprintf(f, "%-32s %-32s %10s %6s\n", "VICTIM", "CULPRIT",
-			"DELAY(ms)", "%WAIT");
-	else
-		fprintf(f, "%7s %-16s %7s %-16s %10s %6s\n", who, "VICTIM", who,
-			"CULPRIT", "DELAY(ms)", "%WAIT");
-	for (size_t i = 0; i < n && (!top || i < top); i++) {
-		struct side v, c;
-
-		side_of(app, false, &bs->rows[i], &v);
-		side_of(app, true, &bs->rows[i], &c);
-		table_side(f, &v, cg);
-		table_side(f, &c, cg);
-		fprintf(f, "%10.3f %6.1f\n", bs->rows[i].delay_ns / 1e6,
-			ss_blame_pct(&bs->rows[i]));
-	}
-	fprintf(f, "\nRun-queue delay inflicted, per culprit:\n");
-	if (cg)
-		fprintf(f, "%-32s %10s %7s\n", "CULPRIT", "DELAY(ms)",
-			"VICTIMS");
-	else
-		fprintf(f, "%7s %-16s %10s %7s\n", who, "CULPRIT", "DELAY(ms)",
-			"VICTIMS");
-	for (size_t i = 0; i < nc && (!top || i < top); i++) {
-		struct side c;
-
-		side_of(app, true, &bs->culprits[i], &c);
-		table_side(f, &c, cg);
-		fprintf(f, "%10.3f %7u\n", bs->culprits[i].delay_ns / 1e6,
-			bs->culprits[i].victims);
-	}
-}
-
-/* Slot records (CSV, JSON): the same fields in both. */
+/* The fields of blame records: CSV/JSON keys and the table's columns. */
 enum {
 	B_TIME,
 	B_VICTIM_PID,
@@ -271,18 +213,61 @@ enum {
 	B_CULPRIT_COMM,
 	B_CULPRIT_CGROUP,
 	B_DELAY,
+	B_WAIT_PCT,
+	B_VICTIMS,
 	B_MAX,
 };
 
-static const struct ss_field blame_fields[B_MAX] = {
-	[B_TIME] = { .key = "time", .unit = "s", .decimals = 3 },
-	[B_VICTIM_PID] = { .key = "victim_pid" },
-	[B_VICTIM_COMM] = { .key = "victim_comm" },
-	[B_VICTIM_CGROUP] = { .key = "victim_cgroup" },
-	[B_CULPRIT_PID] = { .key = "culprit_pid" },
-	[B_CULPRIT_COMM] = { .key = "culprit_comm" },
-	[B_CULPRIT_CGROUP] = { .key = "culprit_cgroup" },
-	[B_DELAY] = { .key = "delay_ns", .unit = "ns" },
+/*
+ * Time is not a table column; CSV/JSON records have no %WAIT or VICTIMS.
+ * An (idle) or (unknown) side has no pid: blank in the table, null in
+ * CSV/JSON.  WHO heads the pid columns: PID, or TID with -L.
+ */
+#define BLAME_FIELDS(WHO)                                                 \
+	{                                                                 \
+		[B_TIME] = { .key = "time", .unit = "s", .decimals = 3 }, \
+		[B_VICTIM_PID] = { .key = "victim_pid",                   \
+				   .head = WHO,                           \
+				   .width = 7,                            \
+				   .na = "" },                            \
+		[B_VICTIM_COMM] = { .key = "victim_comm",                 \
+				    .head = "VICTIM",                     \
+				    .width = -16 },                       \
+		[B_VICTIM_CGROUP] = { .key = "victim_cgroup",             \
+				      .head = "VICTIM",                   \
+				      .width = -32,                       \
+				      .tail = true },                     \
+		[B_CULPRIT_PID] = { .key = "culprit_pid",                 \
+				    .head = WHO,                          \
+				    .width = 7,                           \
+				    .na = "" },                           \
+		[B_CULPRIT_COMM] = { .key = "culprit_comm",               \
+				     .head = "CULPRIT",                   \
+				     .width = -16 },                      \
+		[B_CULPRIT_CGROUP] = { .key = "culprit_cgroup",           \
+				       .head = "CULPRIT",                 \
+				       .width = -32,                      \
+				       .tail = true },                    \
+		[B_DELAY] = { .key = "delay_ns",                          \
+			      .unit = "ns",                               \
+			      .head = "DELAY(ms)",                        \
+			      .width = 10,                                \
+			      .style = SS_TS_DIV,                         \
+			      .table_div = 1e6,                           \
+			      .table_decimals = 3 },                      \
+		[B_WAIT_PCT] = { .key = "wait_pct",                       \
+				 .unit = "%",                             \
+				 .head = "%WAIT",                         \
+				 .width = 6,                              \
+				 .table_decimals = 1 },                   \
+		[B_VICTIMS] = { .key = "victims",                         \
+				.head = "VICTIMS",                        \
+				.width = 7 },                             \
+	}
+
+static const struct ss_field blame_fields_by[2][B_MAX] = {
+	BLAME_FIELDS("PID"),
+	BLAME_FIELDS("TID"),
 };
 
 /* the fields of one side: its cgroup (-G), else its pid and comm */
@@ -312,11 +297,66 @@ static void emit_head_side(struct ss_emit *e, const struct ss_field *f,
 }
 
 /*
+ * The table: each victim/culprit pair with its share of the victim's
+ * wait, then the delay each culprit inflicted (at most -n rows each).
+ */
+static void print_table(struct ss_app *app, struct blame_state *bs, size_t n,
+			size_t nc)
+{
+	const struct ss_field *f = blame_fields_by[app->o.per_thread];
+	bool cg = app->o.per_cgroup;
+	size_t top = app->o.top;
+	struct ss_emit *e = &bs->e;
+
+	e->f = app->f;
+	ss_emit_raw(e, "\nRun-queue delay by culprit (what ran on the "
+		       "victim's CPU while it waited):\n");
+	if (ss_emit_begin_header(e)) {
+		emit_head_side(e, &f[B_VICTIM_PID], cg);
+		emit_head_side(e, &f[B_CULPRIT_PID], cg);
+		ss_emit_head(e, &f[B_DELAY]);
+		ss_emit_head(e, &f[B_WAIT_PCT]);
+		ss_emit_end(e);
+	}
+	for (size_t i = 0; i < n && (!top || i < top); i++) {
+		struct side v, c;
+
+		side_of(app, false, &bs->rows[i], &v);
+		side_of(app, true, &bs->rows[i], &c);
+		ss_emit_begin(e, NULL);
+		emit_side(e, &f[B_VICTIM_PID], &v, cg);
+		emit_side(e, &f[B_CULPRIT_PID], &c, cg);
+		ss_emit_u64(e, &f[B_DELAY], bs->rows[i].delay_ns);
+		ss_emit_double(e, &f[B_WAIT_PCT], ss_blame_pct(&bs->rows[i]));
+		ss_emit_end(e);
+	}
+	ss_emit_raw(e, "\nRun-queue delay inflicted, per culprit:\n");
+	if (ss_emit_begin_header(e)) {
+		emit_head_side(e, &f[B_CULPRIT_PID], cg);
+		ss_emit_head(e, &f[B_DELAY]);
+		ss_emit_head(e, &f[B_VICTIMS]);
+		ss_emit_end(e);
+	}
+	for (size_t i = 0; i < nc && (!top || i < top); i++) {
+		struct side c;
+
+		side_of(app, true, &bs->culprits[i], &c);
+		ss_emit_begin(e, NULL);
+		emit_side(e, &f[B_CULPRIT_PID], &c, cg);
+		ss_emit_u64(e, &f[B_DELAY], bs->culprits[i].delay_ns);
+		ss_emit_u64(e, &f[B_VICTIMS], bs->culprits[i].victims);
+		ss_emit_end(e);
+	}
+	ss_emit_flush(e);
+}
+
+/*
  * One record (type "blame") per victim/culprit pair; CSV: each interval
  * a block after a blank line, with its header.
  */
 static void emit_records(struct ss_app *app, struct blame_state *bs, size_t n)
 {
+	const struct ss_field *f = blame_fields_by[0];
 	bool cg = app->o.per_cgroup;
 	double t = (double)app->iv.end_realtime_ns / 1e9;
 	struct ss_emit *e = &bs->e;
@@ -325,10 +365,10 @@ static void emit_records(struct ss_app *app, struct blame_state *bs, size_t n)
 	ss_emit_reset_header(e);
 	if (ss_emit_begin_header(e)) {
 		ss_emit_raw(e, "\n");
-		ss_emit_head(e, &blame_fields[B_TIME]);
-		emit_head_side(e, &blame_fields[B_VICTIM_PID], cg);
-		emit_head_side(e, &blame_fields[B_CULPRIT_PID], cg);
-		ss_emit_head(e, &blame_fields[B_DELAY]);
+		ss_emit_head(e, &f[B_TIME]);
+		emit_head_side(e, &f[B_VICTIM_PID], cg);
+		emit_head_side(e, &f[B_CULPRIT_PID], cg);
+		ss_emit_head(e, &f[B_DELAY]);
 		ss_emit_end(e);
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -337,10 +377,10 @@ static void emit_records(struct ss_app *app, struct blame_state *bs, size_t n)
 		side_of(app, false, &bs->rows[i], &v);
 		side_of(app, true, &bs->rows[i], &c);
 		ss_emit_begin(e, "blame");
-		ss_emit_double(e, &blame_fields[B_TIME], t);
-		emit_side(e, &blame_fields[B_VICTIM_PID], &v, cg);
-		emit_side(e, &blame_fields[B_CULPRIT_PID], &c, cg);
-		ss_emit_u64(e, &blame_fields[B_DELAY], bs->rows[i].delay_ns);
+		ss_emit_double(e, &f[B_TIME], t);
+		emit_side(e, &f[B_VICTIM_PID], &v, cg);
+		emit_side(e, &f[B_CULPRIT_PID], &c, cg);
+		ss_emit_u64(e, &f[B_DELAY], bs->rows[i].delay_ns);
 		ss_emit_end(e);
 	}
 }

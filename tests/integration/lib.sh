@@ -110,6 +110,18 @@ minflt() {
 	sed 's/.*) //' /proc/"$1"/stat | awk '{ print $8 }'
 }
 
+# two_cpus: sets CPU_A and CPU_B, the first and last online CPUs; skips
+# the test when only one is online
+two_cpus() {
+	read -r CPU_A CPU_B < <(python3 -c '
+cpus = []
+for part in open("/sys/devices/system/cpu/online").read().strip().split(","):
+    a, _, b = part.partition("-")
+    cpus += range(int(a), int(b or a) + 1)
+print(cpus[0], cpus[-1])')
+	[ "$CPU_A" != "$CPU_B" ] || skip "needs 2 online CPUs"
+}
+
 # unowned_slices ERRFILE: slices whose owner switchstat could not know,
 # summed over the -v lines of ERRFILE: after a switch it missed (regular
 # path) or one the kernel did not report (raw path)

@@ -30,14 +30,7 @@ for w in bpfhammer spinner sleeper; do
 	[ -x "$WORKLOADS/$w" ] || fail "workload $w not built in $WORKLOADS"
 done
 command -v bpftrace >/dev/null || skip "bpftrace not installed (setup.sh --tests)"
-online=$(python3 -c '
-cpus = []
-for part in open("/sys/devices/system/cpu/online").read().strip().split(","):
-    a, _, b = part.partition("-")
-    cpus += range(int(a), int(b or a) + 1)
-print(cpus[0], cpus[-1])')
-read -r CPU_A CPU_B <<<"$online"
-[ "$CPU_A" != "$CPU_B" ] || skip "needs 2 online CPUs"
+two_cpus
 
 # at nice 19, so the spinner's slices stay long (CPU-bound); it still
 # issues map syscalls on every CPU whenever it runs

@@ -12,7 +12,10 @@
 #     and the split between the hogs follows their CPU shares (schedstat
 #     on-CPU time over the window; about 1024 : 335 by weight) within 10 %.
 #  2. The same with nothing pinned (three hogs on two CPUs, so the victim
-#     migrates): the sums are reported beside run_delay, not asserted.
+#     migrates): the sum within 2 % of run_delay where the kernel has
+#     sched_exit_tp (-v "caught at sched_exit_tp"); without it a victim
+#     switched in by a switch the kernel does not report keeps waiting
+#     until its next reported switch-in, so the sums are only reported.
 #  1b. A SCHED_OTHER victim beside the same hogs: it preempts at once, so
 #     its waits are tens of us, where the two clocks' different end points
 #     show: the kernel stops run_delay at the rq clock update that starts
@@ -137,15 +140,16 @@ VICTIM=$BG_LAST
 bg "$WORKLOADS/spinner" 3 hogs
 HOGS=$BG_LAST
 wait_threads "$HOGS" 4
-measure unpinned "$VICTIM" "$HOGS" --
+measure unpinned "$VICTIM" "$HOGS" -- -v
 want=$((RD1 - RD0))
 got=$(blame_sum "$T/unpinned.out" victim_pid "$VICTIM")
 [ "$got" -gt 0 ] || fail "unpinned: no wait blamed at all"
-# Reported, not asserted: 0.1-1.6 % off run_delay when this test runs
-# alone, but up to 27 % over it while other tools load and unload BPF
-# programs on the same tracepoints (see README "Where it stops being exact")
-info "unpinned: victim's blamed delay $got ns, run_delay $want ns, (unknown) \
-$(blame_sum "$T/unpinned.out" victim_pid "$VICTIM" culprit_comm "(unknown)") ns"
+info "unpinned: (unknown) $(blame_sum "$T/unpinned.out" victim_pid "$VICTIM" culprit_comm "(unknown)") ns"
+if grep -q "caught at sched_exit_tp" "$T/unpinned.err"; then
+	check_within "unpinned: victim's blamed delay vs run_delay" "$got" "$want" 2
+else
+	info "unpinned (no sched_exit_tp): victim's blamed delay $got ns, run_delay $want ns"
+fi
 kill -KILL "$VICTIM" "$HOGS"
 
 # --- 3. -G: hogs in cgroup A, victim in cgroup B ---------------------------

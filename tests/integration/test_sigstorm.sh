@@ -11,15 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -x "$WORKLOADS/sigstorm" ] || fail "workload sigstorm not built in $WORKLOADS"
-online=$(python3 -c '
-import sys
-cpus = []
-for part in open("/sys/devices/system/cpu/online").read().strip().split(","):
-    a, _, b = part.partition("-")
-    cpus += range(int(a), int(b or a) + 1)
-print(cpus[0], cpus[-1])')
-read -r CPU_A CPU_B <<<"$online"
-[ "$CPU_A" != "$CPU_B" ] || skip "needs 2 online CPUs"
+two_cpus
 
 "$SWITCHSTAT" -v -d 1 -i 500 >/dev/null 2>"$T/path.err" || fail "-v run failed: $(cat "$T/path.err")"
 grep -q "sched tracepoints: raw" "$T/path.err" ||
