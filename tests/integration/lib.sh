@@ -122,6 +122,39 @@ print(cpus[0], cpus[-1])')
 	[ "$CPU_A" != "$CPU_B" ] || skip "needs 2 online CPUs"
 }
 
+# perf_start TIDS FILE: perf stat counting task-clock per thread of TIDS
+# (a comma list) into FILE (CSV); returns once its events are open, so
+# stop the threads first.  perf_stop: ends it, and FILE has the counts.
+# task_clock_ns FILE TID: TID's task-clock in FILE, ns.
+perf_start() {
+	local p n i
+	PERF=""
+	for p in perf $(cd /usr/bin && ls perf_* 2>/dev/null | sort -rV); do
+		if command -v "$p" >/dev/null && "$p" stat -e task-clock true >/dev/null 2>&1; then
+			PERF=$p
+			break
+		fi
+	done
+	[ -n "$PERF" ] || skip "needs a working perf (linux-perf)"
+	"$PERF" stat -e task-clock --per-thread -t "$1" -x, -o "$2" &
+	PERF_PID=$!
+	BG_PIDS+=("$PERF_PID")
+	n=$(($(tr -cd , <<<"$1" | wc -c) + 1))
+	for i in $(seq 1 200); do
+		[ "$(ls -l /proc/"$PERF_PID"/fd 2>/dev/null | grep -c perf_event)" -ge "$n" ] && return 0
+		kill -0 "$PERF_PID" 2>/dev/null || fail "perf stat exited: $(cat "$2")"
+		sleep 0.05
+	done
+	fail "perf stat did not open its events within 10 s"
+}
+perf_stop() {
+	kill -INT "$PERF_PID"
+	wait "$PERF_PID" || true
+}
+task_clock_ns() {
+	awk -F, -v t="$2" '$4 == "task-clock" { n = split($1, a, "-"); if (a[n] == t) printf "%.0f\n", $2 * 1e6 }' "$1"
+}
+
 # unowned_slices ERRFILE: slices whose owner switchstat could not know,
 # summed over the -v lines of ERRFILE: after a switch it missed (regular
 # path) or one the kernel did not report (raw path)

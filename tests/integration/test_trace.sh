@@ -6,7 +6,9 @@
 # missed (kernel skipped the probe) - never silently dropped.  Checked
 # against the kernel's voluntary/nonvoluntary_ctxt_switches deltas, per
 # kind (so the state decoding is checked too), exactly when nothing was
-# lost; the slices' sum against /proc schedstat on-CPU ns (2%).  Also: the
+# lost; the slices' sum against perf's task-clock of the same window
+# (within 1% + 1.5 us per switch above, 1% + 0.5 us below; schedstat's is
+# printed beside it).  Also: the
 # table has its header and decodes states, -p keeps only the process's
 # own switch-outs, and --trace rejects interval-only options (exit 2).
 . "$(dirname "$0")/lib.sh"
@@ -39,9 +41,6 @@ field() { awk -v f="$2:" '$1 == f { print $2 }' /proc/"$1"/status; }
 oncpu() { awk '{ print $1 }' /proc/"$1"/schedstat; }
 # all context switches of the machine so far (sum of nr_switches)
 ctxt() { awk '$1 == "ctxt" { print $2 }' /proc/stat; }
-# irq + softirq + steal time of all CPUs, ns (/proc/stat, USER_HZ ticks):
-# wall-clock slices include it, the kernel's schedstat run time does not
-irq_ns() { awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { printf "%.0f\n", ($7 + $8 + $9) * 1e9 / hz }' /proc/stat; }
 
 
 "$WORKLOADS/pingpong" "$T/pp.pids" &
@@ -62,10 +61,12 @@ TAB=$LAUNCHED
 start_tool tr --trace --csv
 await stall "$STALL"
 await tab "$TAB"
+# the second oracle: perf's task-clock of ping and pong over the same
+# window (they are stopped while perf attaches and detaches)
+perf_start "$PING,$PONG" "$T/pstat.csv"
 v0_PING=$(field "$PING" voluntary_ctxt_switches)
 i0_PING=$(field "$PING" nonvoluntary_ctxt_switches)
 c0_PING=$(oncpu "$PING")
-IRQ0=$(irq_ns)
 v0_PONG=$(field "$PONG" voluntary_ctxt_switches)
 i0_PONG=$(field "$PONG" nonvoluntary_ctxt_switches)
 c0_PONG=$(oncpu "$PONG")
@@ -87,11 +88,11 @@ stop_wait "$PING" "$PONG"
 v1_PING=$(field "$PING" voluntary_ctxt_switches)
 i1_PING=$(field "$PING" nonvoluntary_ctxt_switches)
 c1_PING=$(oncpu "$PING")
-IRQ1=$(irq_ns)
 v1_PONG=$(field "$PONG" voluntary_ctxt_switches)
 i1_PONG=$(field "$PONG" nonvoluntary_ctxt_switches)
 c1_PONG=$(oncpu "$PONG")
 C2=$(ctxt)
+perf_stop
 kill -INT "$TOOL_PID" "$STALL" "$TAB"
 wait_tool
 reap "$STALL" stall
@@ -108,13 +109,15 @@ check() {
 	python3 - "$T/$1.out" "$T/$1.err" "$summary" "$2" "$PING" "$PONG" \
 		"$((v1_PING - v0_PING))" "$((i1_PING - i0_PING))" "$((c1_PING - c0_PING))" \
 		"$((v1_PONG - v0_PONG))" "$((i1_PONG - i0_PONG))" "$((c1_PONG - c0_PONG))" \
-		"$((C2 - C1))" "$((C3 - C0))" "$OVERFLOW" "$((IRQ1 - IRQ0))" <<'PY' || fail "$1: trace accounting"
+		"$((C2 - C1))" "$((C3 - C0))" "$OVERFLOW" \
+		"$(task_clock_ns "$T/pstat.csv" "$PING")" \
+		"$(task_clock_ns "$T/pstat.csv" "$PONG")" <<'PY' || fail "$1: trace accounting"
 import csv, re, sys
 out, err, summary, mode = sys.argv[1:5]
 ping, pong = sys.argv[5:7]
 kern = {ping: list(map(int, sys.argv[7:10])), pong: list(map(int, sys.argv[10:13]))}
 inner, outer, overflow = int(sys.argv[13]), int(sys.argv[14]), int(sys.argv[15])
-irq = int(sys.argv[16])
+task_clock = {ping: int(sys.argv[16]), pong: int(sys.argv[17])}
 m = re.match(r"switchstat: (\d+) events traced, (\d+) lost, (\d+) missed", summary)
 if not m:
     sys.exit("summary %r" % summary)
@@ -171,25 +174,26 @@ elif unseen == 0:
         (kv, ki, kc), (gv, gi, gc) = kern[t], got[t]
         if (gv, gi) != (kv, ki):
             sys.exit("nothing lost, yet tid %s lines differ from the kernel" % t)
-        # Slices run from our program's start at one switch to the next.
-        # Three tracers are attached in this test, and the others' programs
-        # run inside the same switches, before or after ours, with costs
-        # that differ between a switch-out of ping (-p PING submits) and a
-        # switch-in: that shifts one end of every ~5 us slice by up to
-        # ~0.6 us, and the kernel's own clock points in __schedule lie
-        # outside the tracepoint's (measured 0.9-1.2 us per slice on the
-        # raw path here).  So allow 2% plus 1.5 us per slice, the
-        # short-slice allowance of the accuracy rules (plus irq/softirq/
-        # steal time, which wall-clock slices include and schedstat may
-        # not).
-        # Single-tracer on-CPU accuracy is checked in test_voluntary.sh.
-        slack = kc * 0.02 + 1500 * (gv + gi) + irq
-        err_pct = (gc - kc) * 100.0 / kc
-        print("  tid %s: slices %.1f ms, schedstat %.1f ms, error %+.3f%% "
-              "(allowed +-%.1f ms: 2%%, %d slices x 1.5 us, irq %.1f ms)"
-              % (t, gc / 1e6, kc / 1e6, err_pct, slack / 1e6, gv + gi, irq / 1e6))
-        if abs(gc - kc) > slack:
-            sys.exit("slice sum off by more than the allowed error")
+        # The slices' sum against two oracles.  schedstat starts and stops
+        # its clock at other points of __schedule and the wakeup path than
+        # the tracepoint: on this VM it charges 1-12 us more per wake-up,
+        # and ping and pong wake up for every ~5 us slice, so it is
+        # printed, not judged.  perf's task-clock (its sched_in/out hooks,
+        # inside the switch) is the short-slice oracle: the sum must lie
+        # within task-clock -1% - 0.5 us and +1% + 1.5 us per switch (the
+        # accuracy rules' short-slice allowance; three tracers attached
+        # here run their programs inside the same switches).
+        n = gv + gi
+        tc = task_clock[t]
+        lo, hi = tc * 0.99 - 500 * n, tc * 1.01 + 1500 * n
+        print("  tid %s: slices %.1f ms over %d switches; task-clock %.1f ms "
+              "(%+.2f us per switch, allowed %+.2f..%+.2f); schedstat %.1f ms "
+              "(%+.2f us per switch, not judged)"
+              % (t, gc / 1e6, n, tc / 1e6, (gc - tc) / 1e3 / n,
+                 (lo - tc) / 1e3 / n, (hi - tc) / 1e3 / n, kc / 1e6,
+                 (gc - kc) / 1e3 / n))
+        if not lo <= gc <= hi:
+            sys.exit("slice sum outside task-clock's bounds")
 PY
 }
 check tr free
