@@ -356,7 +356,7 @@ int ss_checkpoint(struct bpf_perf_event_data *ctx)
 
 #if SS_RAW_TP && SS_EXIT_TP
 /*
- * sched_exit_tp(is_switch, ip): the end of __schedule, run by the task
+ * sched_exit_tp(is_switch, ...): the end of __schedule, run by the task
  * that now has the CPU.  The kernel does not run sched_switch's programs
  * for some switches (here: those of tasks it hides from tracing); the
  * task arriving then is not the one the last sched_switch named.  Its

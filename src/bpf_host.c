@@ -321,7 +321,7 @@ static const struct {
 	  "raw_tracepoint__sched_process_exit" },
 	{ "sched_migrate_task", "tracepoint__sched__sched_migrate_task",
 	  "raw_tracepoint__sched_migrate_task" },
-	/* raw only: a tracepoint with no trace event (Linux 6.16 and later) */
+	/* raw only: a tracepoint with no trace event (recent kernels) */
 	{ "sched_exit_tp", NULL, "raw_tracepoint__sched_exit_tp" },
 };
 

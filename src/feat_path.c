@@ -16,7 +16,7 @@
  * hides some tasks from tracing (on the machines this was built on, a
  * sandbox agent's threads: ftrace and bpftrace miss their switches too).
  * The task arriving after such a switch runs the end of __schedule, the
- * raw tracepoint sched_exit_tp (Linux 6.16+): where the kernel has it, a
+ * raw tracepoint sched_exit_tp (recent kernels): where the kernel has it, a
  * probe there starts the arriving task's slice at once (switch.bpf.c)
  * instead of at the next checkpoint.  SWITCHSTAT_TEST_NO_EXIT_TP=1 leaves
  * it out (tests, scripts/bench-overhead.sh).
@@ -34,11 +34,12 @@
 #include "tp_btf.h"
 
 /*
- * The raw path's offsets from the kernel's BTF.  Returns 0, or -1 with why
- * not in @why.
+ * The raw path's offsets from the kernel's BTF, and whether it has
+ * sched_exit_tp, whose first argument is is_switch (@exit_tp).  Returns 0,
+ * or -1 with why not in @why.
  */
 static int raw_offsets(struct ss_task_offsets *o, unsigned int *comm,
-		       unsigned int *cpu, char *why, size_t len)
+		       unsigned int *cpu, bool *exit_tp, char *why, size_t len)
 {
 	static const char *const one_arg[] = { "sched_wakeup",
 					       "sched_wakeup_new",
@@ -52,6 +53,7 @@ static int raw_offsets(struct ss_task_offsets *o, unsigned int *comm,
 		snprintf(why, len, "no kernel BTF: %s", strerror(errno));
 		return -1;
 	}
+	*exit_tp = ss_btf_tp_nargs(btf, "sched_exit_tp") >= 1;
 	n = ss_btf_tp_nargs(btf, "sched_switch");
 	if (n != 4) {
 		snprintf(why, len,
@@ -107,12 +109,13 @@ static int path_configure(struct ss_app *app, void *st)
 	const char *env = getenv("SWITCHSTAT_TEST_NO_RAW");
 	struct ss_task_offsets o;
 	unsigned int comm, cpu;
+	bool exit_tp = false;
 	char why[256];
 
 	app->bpf.raw_sched = false;
 	if (env && !strcmp(env, "1"))
 		snprintf(why, sizeof(why), "SWITCHSTAT_TEST_NO_RAW=1");
-	else if (!raw_offsets(&o, &comm, &cpu, why, sizeof(why)))
+	else if (!raw_offsets(&o, &comm, &cpu, &exit_tp, why, sizeof(why)))
 		app->bpf.raw_sched = true;
 	if (!app->bpf.raw_sched) {
 		if (app->o.verbose)
@@ -136,8 +139,7 @@ static int path_configure(struct ss_app *app, void *st)
 			"switchstat: sched_switch as a %s raw tracepoint\n",
 			app->bpf.tp_btf ? "BTF (tp_btf)" : "plain");
 	env = getenv("SWITCHSTAT_TEST_NO_EXIT_TP");
-	app->bpf.exit_tp = !(env && !strcmp(env, "1")) &&
-			   ss_tp_btf_available("sched_exit_tp");
+	app->bpf.exit_tp = exit_tp && !(env && !strcmp(env, "1"));
 	if (app->o.verbose)
 		fprintf(stderr, "switchstat: unreported switches: %s\n",
 			app->bpf.exit_tp ? "caught at sched_exit_tp"
