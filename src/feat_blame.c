@@ -219,35 +219,28 @@ enum {
 };
 
 /*
- * Time is not a table column; CSV/JSON records have no %WAIT or VICTIMS.
- * An (idle) or (unknown) side has no pid: blank in the table, null in
- * CSV/JSON.  WHO heads the pid columns: PID, or TID with -L.
+ * One side's three fields (victim or culprit: B_<SIDE>_PID, _COMM,
+ * _CGROUP; keys <side>_pid...; table head HEAD).  An (idle) or (unknown)
+ * side has no pid: blank in the table, null in CSV/JSON.  WHO heads the
+ * pid column: PID, or TID with -L.
  */
+#define BLAME_SIDE(SIDE, side, HEAD, WHO)                                     \
+	[B_##SIDE##                                                           \
+		_PID] = { .key = side "_pid",                                 \
+			  .head = WHO,                                        \
+			  .width = 7,                                         \
+			  .na = "" },                                         \
+     [B_##SIDE##_COMM] = { .key = side "_comm", .head = HEAD, .width = -16 }, \
+     [B_##SIDE##_CGROUP] = {                                                  \
+	     .key = side "_cgroup", .head = HEAD, .width = -32, .tail = true  \
+     }
+
+/* Time is not a table column; CSV/JSON records have no %WAIT or VICTIMS. */
 #define BLAME_FIELDS(WHO)                                                 \
 	{                                                                 \
 		[B_TIME] = { .key = "time", .unit = "s", .decimals = 3 }, \
-		[B_VICTIM_PID] = { .key = "victim_pid",                   \
-				   .head = WHO,                           \
-				   .width = 7,                            \
-				   .na = "" },                            \
-		[B_VICTIM_COMM] = { .key = "victim_comm",                 \
-				    .head = "VICTIM",                     \
-				    .width = -16 },                       \
-		[B_VICTIM_CGROUP] = { .key = "victim_cgroup",             \
-				      .head = "VICTIM",                   \
-				      .width = -32,                       \
-				      .tail = true },                     \
-		[B_CULPRIT_PID] = { .key = "culprit_pid",                 \
-				    .head = WHO,                          \
-				    .width = 7,                           \
-				    .na = "" },                           \
-		[B_CULPRIT_COMM] = { .key = "culprit_comm",               \
-				     .head = "CULPRIT",                   \
-				     .width = -16 },                      \
-		[B_CULPRIT_CGROUP] = { .key = "culprit_cgroup",           \
-				       .head = "CULPRIT",                 \
-				       .width = -32,                      \
-				       .tail = true },                    \
+		BLAME_SIDE(VICTIM, "victim", "VICTIM", WHO),              \
+		BLAME_SIDE(CULPRIT, "culprit", "CULPRIT", WHO),           \
 		[B_DELAY] = { .key = "delay_ns",                          \
 			      .unit = "ns",                               \
 			      .head = "DELAY(ms)",                        \

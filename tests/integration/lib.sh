@@ -155,6 +155,16 @@ task_clock_ns() {
 	awk -F, -v t="$2" '$4 == "task-clock" { n = split($1, a, "-"); if (a[n] == t) printf "%.0f\n", $2 * 1e6 }' "$1"
 }
 
+# prog_ids PID...: ids of the BPF programs whose fds the PIDs hold (a PID
+# may be a glob such as [0-9]*), sorted, one per line
+prog_ids() {
+	local p
+	for p in "$@"; do
+		# shellcheck disable=SC2086 # $p may be a glob
+		grep -h '^prog_id:' /proc/$p/fdinfo/* 2>/dev/null
+	done | awk '{ print $2 }' | sort -un
+}
+
 # unowned_slices ERRFILE: slices whose owner switchstat could not know,
 # summed over the -v lines of ERRFILE: after a switch it missed (regular
 # path) or one the kernel did not report (raw path)

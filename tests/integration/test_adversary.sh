@@ -90,7 +90,7 @@ done
 DS=$(($(schedstat_sum "$SPIN") - s0[$SPIN]))
 info "CPU $CPU_B: $(($(steal) - st0)) ms stolen by the hypervisor in the window"
 # runs the kernel skipped of the tool's programs (recursion_misses)
-RM=$(for id in $(grep -h '^prog_id:' /proc/"$TOOL_PID"/fdinfo/* 2>/dev/null | awk '{ print $2 }' | sort -u); do
+RM=$(for id in $(prog_ids "$TOOL_PID"); do
 	bpftool -j prog show id "$id" 2>/dev/null |
 		python3 -c 'import json, sys; print(json.load(sys.stdin).get("recursion_misses", 0))'
 done | awk '{ s += $1; n++ } END { print s + 0, n + 0 }')

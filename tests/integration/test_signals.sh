@@ -25,7 +25,7 @@ command -v bpftool >/dev/null || skip "needs bpftool"
 
 # progs_held: ids of BPF programs that any process holds an fd of
 progs_held() {
-	grep -h '^prog_id:' /proc/[0-9]*/fdinfo/* 2>/dev/null | awk '{ print $2 }' | sort -un
+	prog_ids '[0-9]*'
 }
 
 # orphans: ids of programs named like ours that no process holds
@@ -71,7 +71,7 @@ before=$(persistent_orphans)
 # watch PID FILE: record the program ids PID holds until it exits
 watch_progs() {
 	while kill -0 "$1" 2>/dev/null; do
-		grep -h '^prog_id:' /proc/"$1"/fdinfo/* 2>/dev/null | awk '{ print $2 }' >>"$2"
+		prog_ids "$1" >>"$2"
 		sleep 0.02
 	done
 }
