@@ -2,7 +2,7 @@
 /*
  * blame.bpf.h - run-queue blame (--blame): each victim's run-queue wait,
  * split by what ran on its CPU while it waited.  Compiles to nothing unless
- * the host (src/feat_blame.c) sets SS_BLAME=1.
+ * the host (src/features/feat_blame.c) sets SS_BLAME=1.
  *   SS_BLAME_BY       0: per process, 1: per thread (-L), 2: per cgroup (-G)
  *   SS_BLAME_RING     slices kept per CPU (a power of two)
  *   SS_BLAME_ENTRIES  size of the blame map (victim, culprit pairs)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * blame_shared.h - run-queue blame (--blame): the key and kinds shared by
- * the probe (probes/blame.bpf.h) and the host (src/feat_blame.c).
+ * the probe (probes/blame.bpf.h) and the host (src/features/feat_blame.c).
  *
  * A victim is a task (process, thread with -L, or cgroup with -G) that
  * waited on a CPU's run queue; a culprit is what ran on that CPU for part

@@ -2,7 +2,7 @@
 /*
  * counters.bpf.h - perf counter deltas per on-CPU slice.
  *
- * Settings (numeric -D macros from src/feat_counters.c):
+ * Settings (numeric -D macros from src/features/feat_counters.c):
  *   SS_NR_COUNTERS  0..SS_MAX_COUNTERS counters read at each switch; with 0
  *                   nothing below is compiled and the hooks are empty
  *   SS_NR_CPUS      possible CPUs: size of each BPF_PERF_ARRAY

@@ -3,7 +3,7 @@
  * ctr_scale.h - scaling a multiplexed counter delta in BPF, where there is
  * no 128-bit arithmetic.  Included by counters.bpf.h
  * and by tests/unit/test_ctr_scale.c, which checks it against the
- * host's exact ss_counter_scale() (src/events.c).
+ * host's exact ss_counter_scale() (src/model/events.c).
  */
 #ifndef SWITCHSTAT_CTR_SCALE_H
 #define SWITCHSTAT_CTR_SCALE_H

@@ -2,7 +2,7 @@
 /*
  * hist.bpf.h - log2 histograms of on-CPU slices, off-CPU (blocked) time and
  * run-queue latency.  Everything here compiles to nothing unless the host
- * (src/feat_hist.c) turns a kind on:
+ * (src/features/feat_hist.c) turns a kind on:
  *   SS_HIST_ONCPU, SS_HIST_OFFCPU, SS_HIST_RUNQ   0/1 each
  *   SS_HIST_PER      0: one histogram, 1: per process (-P), 2: per thread (-L)
  *   SS_HIST_UNIT_NS  1000 (usecs) or 1000000 (msecs, -m)

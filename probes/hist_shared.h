@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * hist_shared.h - histogram types and the slot function, shared by the BPF
- * probes and the host (src/histmap.h), so both
+ * probes and the host (src/output/histmap.h), so both
  * sides compute slots with the very same code (tests/unit/test_histmap.c
- * checks it against src/hist.c's ss_log2_slot).
+ * checks it against src/output/hist.c's ss_log2_slot).
  */
 #ifndef SWITCHSTAT_HIST_SHARED_H
 #define SWITCHSTAT_HIST_SHARED_H
@@ -77,7 +77,7 @@ static inline __attribute__((always_inline)) __u64 ss_log2_nz(__u64 x,
 
 /*
  * ss_log2_u64 - floor(log2(v)) for v >= 1, 0 for v = 0: the numbering of
- * libbpf-tools' log2l() (bits.bpf.h) and src/hist.c's ss_log2_slot(), where 0
+ * libbpf-tools' log2l() (bits.bpf.h) and src/output/hist.c's ss_log2_slot(), where 0
  * and 1 share slot 0.  (bcc's bpf_log2l() is this + 1.)  Branch-free shifts
  * (no comparison: see ss_log2_nz), so the verifier sees one path with a
  * result in 0..63.

@@ -2,10 +2,10 @@
 /*
  * hotplug.bpf.h - per-CPU state across CPU hotplug.
  *
- * Settings (numeric -D macros from src/feat_hotplug.c):
+ * Settings (numeric -D macros from src/features/feat_hotplug.c):
  *   SS_HP_CPUS  possible CPUs: size of hp_epoch
  *
- * The host (src/feat_hotplug.c) hears each CPU go offline and come back
+ * The host (src/features/feat_hotplug.c) hears each CPU go offline and come back
  * (kernel uevents) and writes hp_epoch[cpu] = down << 32 | up, the number
  * of times it saw that CPU go down and come up.  Every switch and
  * checkpoint on a CPU compares it with the value it saw last

@@ -16,7 +16,7 @@
  *    so a rename (exec, prctl) shows as it is at the end of the interval.
  *    A -L row has its thread's comm as of its last slice.
  *
- * Settings (numeric -D macros from src/feat_identity.c):
+ * Settings (numeric -D macros from src/features/feat_identity.c):
  *   SS_IDENT_BTF     1: the task_struct offsets below come from the
  *                    kernel's BTF; 0 (no BTF): no start times (a reused
  *                    pid shares the row) and a new process row takes the

@@ -2,7 +2,7 @@
 /*
  * mem.bpf.h - the memory events of -M.
  *
- * Settings (numeric -D macros from src/feat_mem.c):
+ * Settings (numeric -D macros from src/features/feat_mem.c):
  *   SS_MEM_FAULTS         1: count page faults per slice from the
  *                         page-faults-min and page-faults-maj software
  *                         perf events of each CPU (maps flt_min, flt_maj)

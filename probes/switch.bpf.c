@@ -339,7 +339,7 @@ struct bpf_perf_event_data;
 
 /*
  * Interval checkpoint: a per-CPU cpu-clock perf event (opened by
- * src/feat_hist.c, period interval/200) charges the slice so far to the task
+ * src/features/feat_hist.c, period interval/200) charges the slice so far to the task
  * running now, without counting a switch, and restarts the slice here.  So
  * a task that never switches still shows its time in every interval; the
  * error at an interval boundary is at most one period per CPU.

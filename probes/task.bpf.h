@@ -4,7 +4,7 @@
  * offsets the host computed from the running kernel's BTF (never from
  * kernel headers, which may belong to another kernel version).
  *
- * Settings (numeric -D macros from src/feat_path.c):
+ * Settings (numeric -D macros from src/features/feat_path.c):
  *   SS_RAW_TP       1: sched_switch, sched_wakeup(_new) and
  *                   sched_process_exit are raw tracepoint programs (the
  *                   kernel runs them even while another BPF program or a
@@ -25,7 +25,7 @@
 #define SS_RAW_TP 0
 #endif
 #ifndef SS_TP_BTF
-#define SS_TP_BTF 0 /* 1: sched_switch loaded as tp_btf (src/tp_btf.c) */
+#define SS_TP_BTF 0 /* 1: sched_switch loaded as tp_btf (src/kernel/tp_btf.c) */
 #endif
 #ifndef SS_TASK_BTF_PTR
 #define SS_TASK_BTF_PTR 0 /* 1: bpf_get_current_task_btf() (identity.bpf.h) */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * trace.bpf.h - --trace: one perf-buffer record (struct ss_trace_event,
- * probes/trace_event.h) per context switch, read by src/feat_trace.c.
+ * probes/trace_event.h) per context switch, read by src/features/feat_trace.c.
  *
  * SS_TRACE (-D from trace_configure): 0 compiles nothing into the
  * sched_switch handler, so the default path pays nothing.  With 1 the

@@ -2,7 +2,7 @@
 /*
  * trace_event.h - the record --trace sends through the perf buffer, one per
  * context switch.  Shared by the BPF side and the
- * host (src/trace_fmt.h); fixed-size integer types only.
+ * host (src/output/trace_fmt.h); fixed-size integer types only.
  *
  * The BPF side submits only the first
  * SS_TRACE_EVENT_SIZE(nr_counters) bytes: the counters array is cut to the

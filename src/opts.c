@@ -22,7 +22,7 @@
 #include <sys/socket.h>
 
 #include "histkind.h"
-#include "prom_fmt.h"
+#include "parse.h"
 
 /* How an option's value is stored. */
 enum opt_kind {
@@ -304,22 +304,6 @@ void ss_print_usage(FILE *f)
 	fputs(pos_help, f);
 	fputs("\n", f);
 	fputs(examples, f);
-}
-
-/* ss_parse_u64 - see opts.h */
-int ss_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
-{
-	unsigned long long v;
-	char *end;
-
-	if (!s || *s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end != '\0' || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
 }
 
 /*

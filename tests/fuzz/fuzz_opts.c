@@ -6,7 +6,7 @@
  * leave only in-range values when it accepts; an accepted -e list then goes
  * through ss_events_parse as in the counters feature.  AddressSanitizer
  * catches overflows.  Build: clang -fsanitize=fuzzer,address -Isrc
- * tests/fuzz/fuzz_opts.c src/opts.c src/events.c (see run_fuzz.sh).
+ * tests/fuzz/fuzz_opts.c src/opts.c src/model/events.c (see run_fuzz.sh).
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@
  * every double quote escaped, so the value can never end its label early
  * or break the line.  A failed check aborts (a crash for libFuzzer).
  * Build: clang -fsanitize=fuzzer,address -Isrc tests/fuzz/fuzz_prom.c
- * src/prom_fmt.c src/opts.c src/events.c src/histkind.c (run_fuzz.sh).
+ * src/output/prom_fmt.c src/opts.c src/model/events.c src/model/histkind.c (run_fuzz.sh).
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -23,13 +23,16 @@ if ! "$CC" -fsanitize=fuzzer,address "$OUT/probe.c" -o "$OUT/probe" 2>"$OUT/buil
 	head -3 "$OUT/build.log"
 	exit 77
 fi
-if ! "$CC" -g -O1 -fsanitize=fuzzer,address -I"$SRC/src" \
-	"$SRC/tests/fuzz/fuzz_opts.c" "$SRC/src/opts.c" "$SRC/src/events.c" \
-	"$SRC/src/histkind.c" "$SRC/src/prom_fmt.c" \
+# the layers' folders (CMakeLists.txt ss_layer) and the root for probes/
+inc=(-I"$SRC" -I"$SRC/src")
+for d in base model system kernel output; do inc+=(-I"$SRC/src/$d"); done
+common=("$SRC/src/opts.c" "$SRC/src/base/parse.c" "$SRC/src/model/events.c"
+	"$SRC/src/model/histkind.c" "$SRC/src/output/prom_fmt.c")
+if ! "$CC" -g -O1 -fsanitize=fuzzer,address "${inc[@]}" \
+	"$SRC/tests/fuzz/fuzz_opts.c" "${common[@]}" \
 	-o "$OUT/fuzz_opts" -lm 2>"$OUT/build.log" ||
-	! "$CC" -g -O1 -fsanitize=fuzzer,address -I"$SRC/src" \
-		"$SRC/tests/fuzz/fuzz_prom.c" "$SRC/src/prom_fmt.c" \
-		"$SRC/src/opts.c" "$SRC/src/events.c" "$SRC/src/histkind.c" \
+	! "$CC" -g -O1 -fsanitize=fuzzer,address "${inc[@]}" \
+		"$SRC/tests/fuzz/fuzz_prom.c" "${common[@]}" \
 		-o "$OUT/fuzz_prom" -lm 2>>"$OUT/build.log"; then
 	echo "FAIL: a fuzz target does not build (a source file missing from its list?):"
 	head -5 "$OUT/build.log"

@@ -6,7 +6,7 @@
 #  - switchstat_example.txt ends with the USAGE message, equal to
 #    `switchstat -h` byte for byte;
 #  - README.md "## Output fields" and the man page name every CSV/JSON key
-#    the code defines (src/output.c add_col, src/trace_fmt.c COL).
+#    the code defines (src/output/output.c add_col, src/output/trace_fmt.c COL).
 . "$(dirname "$0")/lib.sh"
 command -v man >/dev/null || skip "needs man (man-db)"
 command -v python3 >/dev/null || skip "needs python3"
@@ -70,9 +70,9 @@ python3 - "$SRC" "$T/man.txt" <<'PY' || fail "output fields documentation"
 import re, sys
 src, man = sys.argv[1], open(sys.argv[2]).read()
 keys = set(re.findall(r'add_col\(\s*out,\s*"[^"]*",\s*"([a-z_]+)"',
-                      open(src + "/src/output.c").read()))
+                      open(src + "/src/output/output.c").read()))
 trace = set(re.findall(r'\[COL_\w+\]\s*=\s*\{\s*\.key\s*=\s*"([a-z_]+)"',
-                       open(src + "/src/trace_fmt.c").read()))
+                       open(src + "/src/output/trace_fmt.c").read()))
 if len(keys) < 10 or len(trace) < 10:
     sys.exit("could not find the column lists (%d, %d keys)" % (len(keys), len(trace)))
 readme = open(src + "/README.md").read()

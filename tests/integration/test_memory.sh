@@ -62,7 +62,7 @@ PY
 touch_run l -L
 # (this once came out 15505 of 20000: the slice after a switch the kernel
 # did not report went uncharged until the next checkpoint; sched_exit_tp
-# now starts it at the switch, see src/feat_path.c)
+# now starts it at the switch, see src/features/feat_path.c)
 check_within "-L: faults of the thread vs minflt delta" \
 	"$(csv_sum "$T/l.out" faults tid "$TP")" "$DF" 2
 pg=$(csv_sum "$T/l.out" pgalloc tid "$TP")

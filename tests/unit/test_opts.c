@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "opts.h"
+#include "parse.h"
 
 #define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
 #define NOARGS ((const char *const[]){ NULL })

@@ -1,0 +1,588 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * feat_prom.c - --listen: a Prometheus exporter fed by the interval loop.
+ *
+ * Each interval's rows (already drained from the BPF maps for the table)
+ * are added to cumulative series (prom_series.c), never reset; then the
+ * whole exposition is rendered once in text 0.0.4 and once in OpenMetrics
+ * and handed to the HTTP server (http_server.c), which serves that
+ * snapshot to every scrape until the next interval.  A scrape therefore
+ * never reads a BPF map, and its cost does not depend on the number of
+ * scrapers.  Values lag the kernel by at most one interval (-i).
+ *
+ * Labels: per cgroup by default (cgroup path, container_id); with
+ * --metrics-per-process also pid and comm.  At most --max-series label
+ * sets; the rest is summed into one series whose labels are all "other".
+ * Series of exited processes or removed cgroups are dropped --series-ttl
+ * seconds after they were last seen; live ones are kept however idle.
+ */
+#include <dirent.h>
+#include <stddef.h>
+#include <errno.h>
+#include <linux/bpf.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bcc/libbpf.h>
+
+#include "cgroup.h"
+#include "histmap.h"
+#include "feat_prom.h"
+#include "http_server.h"
+#include "parse.h"
+#include "prom_fmt.h"
+#include "prom_series.h"
+
+#define NLAB_MAX 5 /* pid, comm, cgroup, container_id + one per family */
+
+/* Label values of one series, resolved once per interval. */
+struct labs {
+	char pid[12];
+	const char *comm;
+	const char *cgroup;
+	char cgroup_num[24];
+	char container[SS_CONTAINER_SHORT_ID_LEN + 1];
+};
+
+struct prom_state {
+	struct ss_http *http;
+	struct ss_series_store st;
+	struct ss_cgroup_cache *cg;
+	bool own_cg;
+	uint64_t stats[SS_STAT_MAX]; /* cumulative since start */
+	uint64_t hist[SS_HK_MAX][SS_HIST_SLOTS]; /* cumulative slots */
+	bool hist_ms;
+	uint64_t scaled; /* bit i: counter i was scaled in the last interval */
+	uint64_t render_ns; /* time the previous snapshot took to build */
+	uint64_t collect_realtime_ns; /* end of the last interval, or 0 */
+	int stats_fd; /* BPF_ENABLE_STATS, if stats_on */
+	bool stats_on;
+	struct labs *labs;
+	size_t labs_cap;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* With --listen: BPF run-time stats on, for the switchstat_bpf_* metrics. */
+static int prom_configure(struct ss_app *app, void *st)
+{
+	struct prom_state *pr = st;
+	union bpf_attr attr;
+
+	if (!app->o.listen)
+		return 0;
+	/* run time per program for the self-monitoring metrics (optional) */
+	memset(&attr, 0, sizeof(attr));
+	attr.enable_stats.type = BPF_STATS_RUN_TIME;
+	pr->stats_fd = syscall(SYS_bpf, BPF_ENABLE_STATS, &attr, sizeof(attr));
+	pr->stats_on = pr->stats_fd >= 0;
+	if (!pr->stats_on && app->o.verbose)
+		fprintf(stderr,
+			"switchstat: --listen: no BPF run-time stats: %s\n",
+			strerror(errno));
+	return 0;
+}
+
+/* The owner of a series still exists: the process, or the cgroup. */
+static bool series_alive(const struct ss_series_key *k, void *ctx)
+{
+	const struct prom_state *pr = ctx;
+	char path[PATH_MAX + 64];
+	const char *rel;
+	struct stat st;
+
+	if (pr->st.per_process && k->tgid)
+		return kill(k->tgid, 0) == 0 || errno == EPERM;
+	if (!k->cgroup_id || !pr->cg)
+		return true;
+	rel = ss_cgroup_path(pr->cg, k->cgroup_id);
+	if (!rel)
+		return false;
+	snprintf(path, sizeof(path), "%s%s", pr->cg->mount, rel);
+	return stat(path, &st) == 0 && st.st_ino == k->cgroup_id;
+}
+
+static void resolve_labels(const struct prom_state *pr, struct labs *l,
+			   const struct ss_series *s)
+{
+	memset(l, 0, sizeof(*l));
+	if (s->key.other) {
+		snprintf(l->pid, sizeof(l->pid), "other");
+		l->comm = l->cgroup = "other";
+		snprintf(l->container, sizeof(l->container), "other");
+		return;
+	}
+	snprintf(l->pid, sizeof(l->pid), "%u", s->key.tgid);
+	l->comm = s->key.comm;
+	l->cgroup = s->key.cgroup_id && pr->cg
+			    ? ss_cgroup_path(pr->cg, s->key.cgroup_id)
+			    : NULL;
+	if (!l->cgroup && s->key.cgroup_id) {
+		/* gone, or no cgroup v2 mount: the id, as the tables show */
+		snprintf(l->cgroup_num, sizeof(l->cgroup_num), "%llu",
+			 (unsigned long long)s->key.cgroup_id);
+		l->cgroup = l->cgroup_num;
+	}
+	if (l->cgroup && ss_container_id_from_path(l->cgroup, l->container,
+						   sizeof(l->container)) != 1)
+		l->container[0] = '\0';
+}
+
+/* The labels of series i (i == st.n: `other`) plus one extra label. */
+static size_t series_labels(const struct prom_state *pr, size_t i,
+			    struct ss_prom_label *out, const char *xname,
+			    const char *xval)
+{
+	const struct labs *l = &pr->labs[i];
+	size_t n = 0;
+
+	if (pr->st.per_process) {
+		out[n++] = (struct ss_prom_label){ "pid", l->pid };
+		out[n++] = (struct ss_prom_label){ "comm", l->comm };
+	}
+	out[n++] = (struct ss_prom_label){ "cgroup", l->cgroup };
+	out[n++] = (struct ss_prom_label){ "container_id", l->container };
+	if (xname)
+		out[n++] = (struct ss_prom_label){ xname, xval };
+	return n;
+}
+
+static const struct ss_series *series_at(const struct prom_state *pr, size_t i)
+{
+	return i < pr->st.n ? &pr->st.s[i] : &pr->st.other;
+}
+
+static size_t nseries(const struct prom_state *pr)
+{
+	return pr->st.n + (pr->st.have_other ? 1 : 0);
+}
+
+enum val_kind { V_U64, V_SECONDS };
+
+/* One sample per series of the value at byte offset @off of ss_series_val. */
+static void per_series(struct ss_prom *p, const struct prom_state *pr,
+		       size_t off, enum val_kind kind, const char *xname,
+		       const char *xval)
+{
+	struct ss_prom_label l[NLAB_MAX];
+	char v[SS_PROM_VAL_LEN];
+
+	for (size_t i = 0; i < nseries(pr); i++) {
+		const struct ss_series *s = series_at(pr, i);
+		uint64_t x;
+		size_t n = series_labels(pr, i, l, xname, xval);
+
+		memcpy(&x, (const char *)&s->v + off, sizeof(x));
+		ss_prom_sample(p, l, n,
+			       kind == V_SECONDS ? ss_prom_ns_seconds(v, x)
+						 : ss_prom_u64(v, x));
+	}
+}
+
+#define VOFF(field) offsetof(struct ss_series_val, field)
+
+static void one_value(struct ss_prom *p, const char *name,
+		      enum ss_prom_type type, const char *help,
+		      const char *unit, const char *value)
+{
+	ss_prom_family(p, name, type, help, unit);
+	ss_prom_sample(p, NULL, 0, value);
+}
+
+static void render_bpf_stats(struct ss_prom *p, const struct ss_app *app)
+{
+	char v[SS_PROM_VAL_LEN];
+
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 0)
+			ss_prom_family(p, "switchstat_bpf_run_seconds",
+				       SS_PROM_COUNTER,
+				       "Time the kernel spent running each BPF "
+				       "program of switchstat (bpf_stats).",
+				       "seconds");
+		else
+			ss_prom_family(p, "switchstat_bpf_runs",
+				       SS_PROM_COUNTER,
+				       "Runs of each BPF program of switchstat "
+				       "(bpf_stats).",
+				       NULL);
+		for (int i = 0; i < app->bpf.nprogs; i++) {
+			struct bpf_prog_info info;
+			uint32_t len = sizeof(info);
+			struct ss_prom_label l = { "program",
+						   app->bpf.prog_name[i] };
+
+			memset(&info, 0, sizeof(info));
+			if (bpf_obj_get_info(app->bpf.prog_fd[i], &info, &len))
+				continue;
+			ss_prom_sample(p, &l, 1,
+				       pass == 0
+					       ? ss_prom_ns_seconds(
+							 v, info.run_time_ns)
+					       : ss_prom_u64(v, info.run_cnt));
+		}
+	}
+}
+
+static int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n - 1; /* the directory's own fd */
+}
+
+static long rss_bytes(void)
+{
+	long pages = -1;
+	FILE *f = fopen("/proc/self/statm", "re");
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%*s %ld", &pages) != 1)
+		pages = -1;
+	fclose(f);
+	return pages < 0 ? -1 : pages * sysconf(_SC_PAGESIZE);
+}
+
+static void render_self(struct ss_prom *p, const struct prom_state *pr,
+			const struct ss_app *app)
+{
+	char v[SS_PROM_VAL_LEN];
+	struct rusage ru;
+	int fds = count_fds();
+	long rss = rss_bytes();
+
+	one_value(p, "switchstat_missed_slices", SS_PROM_COUNTER,
+		  "Slices not charged to anyone: a context switch on their CPU "
+		  "was not seen (the kernel skips regular tracepoint programs "
+		  "while a bpf() map syscall runs there, and reports no "
+		  "switch of the tasks it hides from tracing).",
+		  NULL,
+		  ss_prom_u64(v, pr->stats[SS_STAT_MISSED] +
+					 pr->stats[SS_STAT_UNREPORTED]));
+	one_value(p, "switchstat_dropped_rows", SS_PROM_COUNTER,
+		  "Updates lost because the BPF accumulator map was full "
+		  "(raise --map-entries).",
+		  NULL, ss_prom_u64(v, pr->stats[SS_STAT_DROPS]));
+	one_value(p, "switchstat_switches_seen", SS_PROM_COUNTER,
+		  "sched_switch events the probes handled.", NULL,
+		  ss_prom_u64(v, pr->stats[SS_STAT_SWITCHES]));
+	one_value(p, "switchstat_series_overflow_rows", SS_PROM_COUNTER,
+		  "Interval rows summed into the `other` series because "
+		  "--max-series label sets existed.",
+		  NULL, ss_prom_u64(v, pr->st.overflow_rows));
+	one_value(p, "switchstat_series_expired", SS_PROM_COUNTER,
+		  "Series dropped --series-ttl seconds after their process or "
+		  "cgroup was gone.",
+		  NULL, ss_prom_u64(v, pr->st.expired));
+	one_value(p, "switchstat_series", SS_PROM_GAUGE,
+		  "Label sets exported now, `other` included.", NULL,
+		  ss_prom_u64(v, nseries(pr)));
+	one_value(p, "switchstat_scrape_duration_seconds", SS_PROM_GAUGE,
+		  "Time the previous interval took to build the exposition "
+		  "text that scrapes are served (a scrape itself only sends "
+		  "it).",
+		  "seconds", ss_prom_ns_seconds(v, pr->render_ns));
+	if (pr->collect_realtime_ns)
+		one_value(p, "switchstat_last_collect_timestamp_seconds",
+			  SS_PROM_GAUGE,
+			  "When the values of this exposition were read from "
+			  "the kernel (end of the last interval, seconds since "
+			  "the epoch): samples lag their scrape by up to one "
+			  "interval (-i).",
+			  "seconds",
+			  ss_prom_ns_seconds(v, pr->collect_realtime_ns));
+	one_value(p, "switchstat_http_requests", SS_PROM_COUNTER,
+		  "HTTP requests answered, any path or status.", NULL,
+		  ss_prom_u64(v, pr->http ? ss_http_requests(pr->http) : 0));
+	if (pr->stats_on)
+		render_bpf_stats(p, app);
+	if (getrusage(RUSAGE_SELF, &ru) == 0) {
+		uint64_t ns =
+			(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) *
+				1000000000ULL +
+			(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
+
+		one_value(p, "process_cpu_seconds", SS_PROM_COUNTER,
+			  "User and system CPU time of the switchstat process.",
+			  "seconds", ss_prom_ns_seconds(v, ns));
+	}
+	if (rss >= 0)
+		one_value(p, "process_resident_memory_bytes", SS_PROM_GAUGE,
+			  "Resident memory of the switchstat process.", "bytes",
+			  ss_prom_u64(v, rss));
+	if (fds >= 0)
+		one_value(p, "process_open_fds", SS_PROM_GAUGE,
+			  "Open file descriptors of the switchstat process.",
+			  NULL, ss_prom_u64(v, fds));
+	ss_prom_family(p, "switchstat_build", SS_PROM_INFO,
+		       "Version of switchstat.", NULL);
+	ss_prom_sample(p, &(struct ss_prom_label){ "version", SS_VERSION }, 1,
+		       "1");
+}
+
+static const struct {
+	const char *name, *help;
+} hist_fam[SS_HK_MAX] = {
+	[SS_HK_ONCPU] = { "switchstat_oncpu_slice_seconds",
+			  "Length of on-CPU slices, switch-in to switch-out "
+			  "(log2 buckets; _sum estimated from bucket "
+			  "midpoints)." },
+	[SS_HK_OFFCPU] = { "switchstat_offcpu_seconds",
+			   "Time blocked, voluntary switch-out to switch-in "
+			   "(log2 buckets; _sum estimated from bucket "
+			   "midpoints)." },
+	[SS_HK_RUNQ] = { "switchstat_runq_latency_seconds",
+			 "Run-queue latency, wakeup or preemption to "
+			 "switch-in (log2 buckets; _sum estimated from "
+			 "bucket midpoints)." },
+};
+
+static void render(const struct prom_state *pr, const struct ss_app *app,
+		   FILE *f, enum ss_prom_format fmt)
+{
+	const struct ss_opts *o = &app->o;
+	struct ss_prom p;
+
+	ss_prom_init(&p, f, fmt);
+	ss_prom_family(&p, "switchstat_context_switches", SS_PROM_COUNTER,
+		       "Context switches, charged to the task leaving the CPU: "
+		       "voluntary (it blocked) or involuntary (preempted).",
+		       NULL);
+	per_series(&p, pr, VOFF(voluntary), V_U64, "kind", "voluntary");
+	per_series(&p, pr, VOFF(involuntary), V_U64, "kind", "involuntary");
+	ss_prom_family(&p, "switchstat_oncpu_seconds", SS_PROM_COUNTER,
+		       "Time on a CPU, from sched_switch to sched_switch.",
+		       "seconds");
+	per_series(&p, pr, VOFF(oncpu_ns), V_SECONDS, NULL, NULL);
+	if (app->info.nr_counters && !app->info.counters_na) {
+		ss_prom_family(&p, "switchstat_perf_events", SS_PROM_COUNTER,
+			       "perf event counts per slice (-e); estimates "
+			       "when the event was multiplexed, see "
+			       "switchstat_perf_events_scaled.",
+			       NULL);
+		for (int i = 0; i < app->info.nr_counters; i++)
+			per_series(&p, pr, VOFF(counters[i]), V_U64, "event",
+				   app->info.ctr_name[i]);
+		ss_prom_family(&p, "switchstat_perf_events_scaled",
+			       SS_PROM_GAUGE,
+			       "1 if some counts of the event were scaled "
+			       "for multiplexing in the last interval (the "
+			       "PMU had too few counters), else 0.",
+			       NULL);
+		for (int i = 0; i < app->info.nr_counters; i++) {
+			struct ss_prom_label l = { "event",
+						   app->info.ctr_name[i] };
+
+			ss_prom_sample(&p, &l, 1,
+				       (pr->scaled >> i) & 1 ? "1" : "0");
+		}
+	}
+	if (o->memory && !app->info.mem_na[0]) {
+		ss_prom_family(&p, "switchstat_page_faults", SS_PROM_COUNTER,
+			       "Page faults (exceptions:page_fault_user and "
+			       "_kernel).",
+			       NULL);
+		per_series(&p, pr, VOFF(faults), V_U64, NULL, NULL);
+	}
+	if (o->memory && !app->info.mem_na[1]) {
+		ss_prom_family(&p, "switchstat_page_allocs", SS_PROM_COUNTER,
+			       "Page allocations (kmem:mm_page_alloc).", NULL);
+		per_series(&p, pr, VOFF(pgalloc), V_U64, NULL, NULL);
+	}
+	if (o->memory && !app->info.mem_na[2]) {
+		ss_prom_family(&p, "switchstat_direct_reclaims",
+			       SS_PROM_COUNTER,
+			       "Direct reclaim episodes (vmscan).", NULL);
+		per_series(&p, pr, VOFF(reclaim_count), V_U64, NULL, NULL);
+		ss_prom_family(&p, "switchstat_direct_reclaim_seconds",
+			       SS_PROM_COUNTER, "Time in direct reclaim.",
+			       "seconds");
+		per_series(&p, pr, VOFF(reclaim_ns), V_SECONDS, NULL, NULL);
+	}
+	for (int k = 0; k < SS_HK_MAX; k++) {
+		static const unsigned int bit[SS_HK_MAX] = {
+			[SS_HK_ONCPU] = SS_HIST_ONCPU,
+			[SS_HK_OFFCPU] = SS_HIST_OFFCPU,
+			[SS_HK_RUNQ] = SS_HIST_RUNQ,
+		};
+
+		if (!(o->hist & bit[k]))
+			continue;
+		ss_prom_family(&p, hist_fam[k].name, SS_PROM_HISTOGRAM,
+			       hist_fam[k].help, "seconds");
+		ss_prom_histogram(&p, NULL, 0, pr->hist[k], SS_HIST_SLOTS,
+				  pr->hist_ms ? 1000000 : 1000);
+	}
+	render_self(&p, pr, app);
+	ss_prom_end(&p);
+}
+
+static void publish(struct prom_state *pr, const struct ss_app *app)
+{
+	uint64_t t0 = now_ns();
+	char *buf[2] = { NULL, NULL };
+	size_t len[2] = { 0, 0 };
+	size_t n = nseries(pr);
+
+	if (n > pr->labs_cap) {
+		struct labs *l = realloc(pr->labs, n * 2 * sizeof(*l));
+
+		if (!l)
+			return;
+		pr->labs = l;
+		pr->labs_cap = n * 2;
+	}
+	for (size_t i = 0; i < n; i++)
+		resolve_labels(pr, &pr->labs[i], series_at(pr, i));
+	for (int fmt = 0; fmt < 2; fmt++) {
+		FILE *f = open_memstream(&buf[fmt], &len[fmt]);
+
+		if (!f)
+			goto fail;
+		render(pr, app, f, fmt);
+		if (fclose(f))
+			goto fail;
+	}
+	ss_http_publish(pr->http, buf[0], len[0], buf[1], len[1]);
+	pr->render_ns = now_ns() - t0;
+	return;
+fail:
+	free(buf[0]);
+	free(buf[1]);
+}
+
+/*
+ * After every attach (the probes run): bind and serve.  Nothing listens
+ * before, so a run that fails to load its programs never answers a scrape.
+ */
+static int prom_start(struct ss_app *app, void *st)
+{
+	struct prom_state *pr = st;
+	const struct ss_opts *o = &app->o;
+	struct sockaddr_storage ss;
+	unsigned int sslen;
+	char err[256];
+
+	if (!o->listen)
+		return 0;
+	if (ss_series_init(
+		    &pr->st, o->metrics_per_process,
+		    o->max_series ? o->max_series : SS_PROM_MAX_SERIES,
+		    (o->series_ttl_s ? o->series_ttl_s : SS_PROM_SERIES_TTL_S) *
+			    1000000000ULL)) {
+		fprintf(stderr, "switchstat: --listen: out of memory\n");
+		return 1;
+	}
+	pr->st.alive = series_alive;
+	pr->st.alive_ctx = pr;
+	pr->cg = app->info.cg;
+	if (!pr->cg) {
+		char mount[PATH_MAX];
+
+		pr->cg = calloc(1, sizeof(*pr->cg));
+		if (pr->cg && ss_cgroup_v2_mount(mount, sizeof(mount)) == 0) {
+			ss_cgroup_cache_init(pr->cg, mount);
+			pr->own_cg = true;
+		} else {
+			free(pr->cg);
+			pr->cg = NULL;
+		}
+	}
+	if (ss_parse_listen(o->listen, &ss, &sslen)) {
+		fprintf(stderr, "switchstat: invalid listen address '%s'\n",
+			o->listen);
+		return 2;
+	}
+	pr->http =
+		ss_http_start((struct sockaddr *)&ss, sslen, err, sizeof(err));
+	if (!pr->http) {
+		fprintf(stderr, "switchstat: %s\n", err);
+		return 1;
+	}
+	publish(pr, app); /* nothing counted yet: only the self metrics */
+	if (o->verbose)
+		fprintf(stderr, "switchstat: serving metrics on %s/metrics\n",
+			o->listen);
+	return 0;
+}
+
+/* Each interval, after the table: add its rows, publish a snapshot. */
+static int prom_interval(struct ss_app *app, void *st)
+{
+	struct prom_state *pr = st;
+	const struct ss_interval *iv = &app->iv;
+	const struct ss_hist_rec *recs = app->hist.recs;
+	uint64_t now = now_ns();
+
+	if (!pr->http)
+		return 0;
+	pr->scaled = 0;
+	for (size_t i = 0; i < iv->n; i++) {
+		ss_series_add(&pr->st, &iv->rows[i], now);
+		pr->scaled |= iv->rows[i].v.counter_scaled;
+	}
+	for (int i = 0; i < SS_STAT_MAX; i++)
+		pr->stats[i] += iv->stats[i];
+	pr->hist_ms = app->hist.ms;
+	for (size_t r = 0; recs && r < app->hist.n; r++)
+		if (recs[r].key.kind < SS_HK_MAX)
+			for (int k = 0; k < SS_HIST_SLOTS; k++)
+				pr->hist[recs[r].key.kind][k] +=
+					recs[r].val.slots[k];
+	ss_series_expire(&pr->st, now);
+	pr->collect_realtime_ns = iv->end_realtime_ns;
+	publish(pr, app);
+	return 0;
+}
+
+static void prom_close(struct ss_app *app, void *st)
+{
+	struct prom_state *pr = st;
+
+	ss_http_stop(pr->http);
+	pr->http = NULL;
+	ss_series_free(&pr->st);
+	free(pr->labs);
+	pr->labs = NULL;
+	pr->labs_cap = 0;
+	if (pr->own_cg) {
+		ss_cgroup_cache_free(pr->cg);
+		free(pr->cg);
+	}
+	pr->cg = NULL;
+	pr->own_cg = false;
+	if (pr->stats_on)
+		close(pr->stats_fd);
+	pr->stats_on = false;
+}
+
+const struct ss_feature ss_feat_prom = {
+	.name = "prom",
+	.state_size = sizeof(struct prom_state),
+	.configure = prom_configure,
+	.start = prom_start,
+	.on_interval = prom_interval,
+	.close = prom_close,
+};

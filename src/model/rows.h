@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* rows.h - one interval's rows on the host side: storage, sorting, totals. */
+#ifndef SWITCHSTAT_ROWS_H
+#define SWITCHSTAT_ROWS_H
+
+#include <linux/types.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "options.h"
+#include "probes/shared.h"
+
+/* One row: a process (tid 0), a thread (-L) or a cgroup (-G). */
+struct ss_row {
+	struct ss_key key;
+	struct ss_val v;
+};
+
+/* One interval's data as read from the maps. */
+struct ss_interval {
+	struct ss_row *rows;
+	size_t n, cap;
+	uint64_t stats[SS_STAT_MAX]; /* summed over CPUs, this interval */
+	uint64_t interval_ns; /* measured length of this interval */
+	uint64_t end_realtime_ns; /* wall clock at the end, for `time` */
+	int ncpus; /* online CPUs, for the closure */
+	int ncpus_possible; /* size of idle_ns */
+	uint64_t *idle_ns; /* per possible CPU: idle task on-CPU ns */
+};
+
+/* ss_rows_push - append a row; returns 0 or -ENOMEM. */
+int ss_rows_push(struct ss_interval *iv, const struct ss_key *key,
+		 const struct ss_val *val);
+
+/* ss_rows_reset - forget the rows and stats, keep the allocation. */
+void ss_rows_reset(struct ss_interval *iv);
+
+/* ss_rows_free - release the row storage. */
+void ss_rows_free(struct ss_interval *iv);
+
+/*
+ * ss_rows_merge_by_cgroup - collapse rows into one row per cgroup id (-G):
+ * all numeric fields summed, key.tgid = key.tid = 0, comm cleared.
+ */
+void ss_rows_merge_by_cgroup(struct ss_interval *iv);
+
+/*
+ * ss_rows_sort - sort rows by key, descending for counts and times (ties:
+ * on-CPU time, then switches, then ascending tgid/tid), ascending for pid.
+ */
+void ss_rows_sort(struct ss_interval *iv, enum ss_sort_key key);
+
+/* ss_row_switches - voluntary + involuntary switches of a row. */
+static inline uint64_t ss_row_switches(const struct ss_row *r)
+{
+	return r->v.voluntary + r->v.involuntary;
+}
+
+/*
+ * ss_cpu_pct - on-CPU time as a percentage of one CPU over the interval
+ * (like top and pidstat: a process on 4 CPUs shows 400).  0 if interval is 0.
+ */
+double ss_cpu_pct(uint64_t oncpu_ns, uint64_t interval_ns);
+
+/* ss_rows_oncpu_total - sum of on-CPU ns over all rows (for --check). */
+uint64_t ss_rows_oncpu_total(const struct ss_interval *iv);
+
+#endif

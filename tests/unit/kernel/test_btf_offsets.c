@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for src/kernel/btf_offsets.c: task_struct offsets and tracepoint
+ * argument counts from a tiny BTF built here (known answers), and from the
+ * running kernel's BTF when there is one.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+
+#include <bpf/btf.h>
+
+#include "btf_offsets.h"
+
+static struct btf *btf;
+
+/*
+ * struct task_struct {             (bytes)
+ *	int a;                     0
+ *	int pid;                   4
+ *	int tgid;                  8
+ *	struct { long nvcsw; };    16
+ *	union { long nivcsw; };    24
+ *	int bf : 3;                32
+ * };
+ * typedef void (*btf_trace_sched_switch)(void *, int, int, int, int);
+ * typedef void (*btf_trace_sched_wakeup)(void *, int);
+ * typedef int btf_trace_bad;
+ */
+static void build(void)
+{
+	int i, l, s, u, t, fp, vp;
+
+	btf = btf__new_empty();
+	cr_assert_not_null(btf);
+	i = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	l = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
+	s = btf__add_struct(btf, NULL, 8);
+	cr_assert_eq(btf__add_field(btf, "nvcsw", l, 0, 0), 0);
+	u = btf__add_union(btf, NULL, 8);
+	cr_assert_eq(btf__add_field(btf, "nivcsw", l, 0, 0), 0);
+	t = btf__add_struct(btf, "task_struct", 40);
+	cr_assert_gt(t, 0);
+	cr_assert_eq(btf__add_field(btf, "a", i, 0, 0), 0);
+	cr_assert_eq(btf__add_field(btf, "pid", i, 32, 0), 0);
+	cr_assert_eq(btf__add_field(btf, "tgid", i, 64, 0), 0);
+	cr_assert_eq(btf__add_field(btf, NULL, s, 128, 0), 0);
+	cr_assert_eq(btf__add_field(btf, NULL, u, 192, 0), 0);
+	cr_assert_eq(btf__add_field(btf, "bf", i, 256, 3), 0);
+	vp = btf__add_ptr(btf, 0);
+	fp = btf__add_func_proto(btf, 0);
+	cr_assert_eq(btf__add_func_param(btf, "__data", vp), 0);
+	for (int k = 0; k < 4; k++)
+		cr_assert_eq(btf__add_func_param(btf, "x", i), 0);
+	btf__add_typedef(btf, "btf_trace_sched_switch", btf__add_ptr(btf, fp));
+	fp = btf__add_func_proto(btf, 0);
+	cr_assert_eq(btf__add_func_param(btf, "__data", vp), 0);
+	cr_assert_eq(btf__add_func_param(btf, "p", i), 0);
+	btf__add_typedef(btf, "btf_trace_sched_wakeup", btf__add_ptr(btf, fp));
+	btf__add_typedef(btf, "btf_trace_bad", i);
+}
+
+static void teardown(void)
+{
+	btf__free(btf);
+	btf = NULL;
+}
+
+TestSuite(btf_built, .init = build, .fini = teardown);
+
+Test(btf_built, task_offsets)
+{
+	struct ss_task_offsets o;
+
+	cr_assert_eq(ss_btf_task_offsets(btf, &o), 0);
+	cr_expect_eq(o.pid, 4);
+	cr_expect_eq(o.tgid, 8);
+	cr_expect_eq(o.nvcsw, 16, "inside an anonymous struct: %u", o.nvcsw);
+	cr_expect_eq(o.nivcsw, 24, "inside an anonymous union: %u", o.nivcsw);
+}
+
+Test(btf_built, member_errors)
+{
+	unsigned int off, size;
+
+	cr_expect_eq(ss_btf_member(btf, "task_struct", "a", &off, &size), 0);
+	cr_expect_eq(off, 0);
+	cr_expect_eq(size, 4);
+	cr_expect_eq(ss_btf_member(btf, "task_struct", "nope", &off, &size),
+		     -ENOENT);
+	cr_expect_eq(ss_btf_member(btf, "no_struct", "pid", &off, &size),
+		     -ENOENT);
+	cr_expect_eq(ss_btf_member(btf, "task_struct", "bf", &off, &size),
+		     -EINVAL, "a bitfield has no byte offset");
+}
+
+Test(btf_built, tp_nargs)
+{
+	cr_expect_eq(ss_btf_tp_nargs(btf, "sched_switch"), 4);
+	cr_expect_eq(ss_btf_tp_nargs(btf, "sched_wakeup"), 1);
+	cr_expect_eq(ss_btf_tp_nargs(btf, "sched_nope"), -ENOENT);
+	cr_expect_eq(ss_btf_tp_nargs(btf, "bad"), -EINVAL);
+}
+
+/* The running kernel: pid and tgid, nvcsw and nivcsw are neighbours. */
+Test(btf_live, running_kernel)
+{
+	struct btf *v = btf__load_vmlinux_btf();
+	struct ss_task_offsets o;
+	int n;
+
+	if (!v)
+		cr_skip_test("no kernel BTF (/sys/kernel/btf/vmlinux)");
+	cr_assert_eq(ss_btf_task_offsets(v, &o), 0);
+	cr_expect_gt(o.pid, 0);
+	cr_expect_eq(o.tgid, o.pid + 4);
+	cr_expect_eq(o.nivcsw, o.nvcsw + sizeof(long));
+	n = ss_btf_tp_nargs(v, "sched_switch");
+	cr_expect(n == 3 || n == 4, "sched_switch has %d arguments", n);
+	cr_expect_eq(ss_btf_tp_nargs(v, "sched_wakeup"), 1);
+	btf__free(v);
+}

@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for src/model/events.c: event name parsing and counter arithmetic.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "events.h"
+
+#define HWC(cache, op, result)                          \
+	((uint64_t)PERF_COUNT_HW_CACHE_##cache |        \
+	 ((uint64_t)PERF_COUNT_HW_CACHE_OP_##op << 8) | \
+	 ((uint64_t)PERF_COUNT_HW_CACHE_RESULT_##result << 16))
+
+struct name_case {
+	const char *name;
+	uint32_t type;
+	uint64_t config;
+};
+
+static const struct name_case names[] = {
+	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+	{ "cache-references", PERF_TYPE_HARDWARE,
+	  PERF_COUNT_HW_CACHE_REFERENCES },
+	{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
+	{ "branch-instructions", PERF_TYPE_HARDWARE,
+	  PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
+	{ "bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES },
+	{ "ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES },
+	{ "stalled-cycles-frontend", PERF_TYPE_HARDWARE,
+	  PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
+	{ "stalled-cycles-backend", PERF_TYPE_HARDWARE,
+	  PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
+	{ "L1-dcache-loads", PERF_TYPE_HW_CACHE, HWC(L1D, READ, ACCESS) },
+	{ "L1-dcache-load-misses", PERF_TYPE_HW_CACHE, HWC(L1D, READ, MISS) },
+	{ "LLC-loads", PERF_TYPE_HW_CACHE, HWC(LL, READ, ACCESS) },
+	{ "LLC-load-misses", PERF_TYPE_HW_CACHE, HWC(LL, READ, MISS) },
+	{ "LLC-misses", PERF_TYPE_HW_CACHE, 0x10002 },
+	{ "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
+	{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+	{ "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
+	{ "major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
+	{ "context-switches", PERF_TYPE_SOFTWARE,
+	  PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "r0", PERF_TYPE_RAW, 0 },
+	{ "r3c", PERF_TYPE_RAW, 0x3c },
+	{ "r01C2", PERF_TYPE_RAW, 0x1c2 },
+	{ "rffffffffffffffff", PERF_TYPE_RAW, UINT64_MAX },
+	{ "r00000000000000000001", PERF_TYPE_RAW, 1 },
+};
+
+#define N_NAMES (sizeof(names) / sizeof(names[0]))
+
+/* Parse @list expecting failure; return the message. */
+static const char *parse_fail(const char *list, int max)
+{
+	static char err[256];
+	struct ss_event ev[SS_MAX_EVENTS + 2];
+	int n;
+
+	strcpy(err, "(untouched)");
+	n = ss_events_parse(list, ev, max, err, sizeof(err));
+	cr_assert_eq(n, -1, "\"%s\" parsed to %d events", list, n);
+	cr_assert(strchr(err, '\n') == NULL, "multi-line message: %s", err);
+	return err;
+}
+
+Test(ss_events_parse, every_name_and_alias)
+{
+	size_t i;
+
+	for (i = 0; i < N_NAMES; i++) {
+		struct ss_event ev[SS_MAX_EVENTS];
+		char err[128] = "";
+		int n = ss_events_parse(names[i].name, ev, SS_MAX_EVENTS, err,
+					sizeof(err));
+
+		cr_assert_eq(n, 1, "%s: n=%d err=%s", names[i].name, n, err);
+		cr_expect_str_eq(ev[0].name, names[i].name);
+		cr_expect_eq(ev[0].type, names[i].type, "%s: type %u",
+			     names[i].name, ev[0].type);
+		cr_expect_eq(ev[0].config, names[i].config, "%s: config %#llx",
+			     names[i].name, (unsigned long long)ev[0].config);
+		cr_expect_eq(ev[0].hardware,
+			     names[i].type != PERF_TYPE_SOFTWARE, "%s: hw",
+			     names[i].name);
+	}
+}
+
+Test(ss_events_parse, list_keeps_order_and_trims_blanks)
+{
+	struct ss_event ev[SS_MAX_EVENTS];
+	char err[128] = "";
+	int n = ss_events_parse(" cycles , instructions,\tcs ", ev,
+				SS_MAX_EVENTS, err, sizeof(err));
+
+	cr_assert_eq(n, 3, "err=%s", err);
+	cr_expect_str_eq(ev[0].name, "cycles");
+	cr_expect_str_eq(ev[1].name, "instructions");
+	cr_expect_str_eq(ev[2].name, "cs");
+	cr_expect_eq(ev[2].type, PERF_TYPE_SOFTWARE);
+}
+
+Test(ss_events_parse, exactly_max_events)
+{
+	struct ss_event ev[SS_MAX_EVENTS];
+	const char *eight = "cycles,instructions,cache-misses,branch-misses,"
+			    "cs,migrations,faults,r1";
+	int n = ss_events_parse(eight, ev, SS_MAX_EVENTS, NULL, 0);
+
+	cr_assert_eq(n, 8);
+	cr_expect_str_eq(ev[7].name, "r1");
+}
+
+Test(ss_events_parse, more_than_max_says_the_limit)
+{
+	const char *err = parse_fail("cycles,instructions,cache-misses,"
+				     "branch-misses,cs,migrations,faults,r1,r2",
+				     SS_MAX_EVENTS);
+
+	cr_expect(strstr(err, "too many events") != NULL, "%s", err);
+	cr_expect(strstr(err, "8") != NULL, "%s", err);
+
+	err = parse_fail("cycles,instructions,cs", 2);
+	cr_expect(strstr(err, "at most 2") != NULL, "%s", err);
+}
+
+Test(ss_events_parse, empty_list)
+{
+	cr_expect_str_eq(parse_fail("", SS_MAX_EVENTS), "empty event list");
+	cr_expect_str_eq(parse_fail("  ", SS_MAX_EVENTS), "empty event list");
+	cr_expect_str_eq(parse_fail(NULL, SS_MAX_EVENTS), "empty event list");
+}
+
+Test(ss_events_parse, empty_element)
+{
+	const char *err = parse_fail("cycles,,instructions", SS_MAX_EVENTS);
+
+	cr_expect(strstr(err, "empty event name at position 2") != NULL, "%s",
+		  err);
+	err = parse_fail("cycles,", SS_MAX_EVENTS);
+	cr_expect(strstr(err, "empty event name at position 2") != NULL, "%s",
+		  err);
+	err = parse_fail(",cycles", SS_MAX_EVENTS);
+	cr_expect(strstr(err, "empty event name at position 1") != NULL, "%s",
+		  err);
+	err = parse_fail("cycles, ,cs", SS_MAX_EVENTS);
+	cr_expect(strstr(err, "position 2") != NULL, "%s", err);
+}
+
+Test(ss_events_parse, unknown_name_is_quoted)
+{
+	static const char *const bad[] = { "Cycles",	  "CYCLES",	"cycle",
+					   "cycles:u",	  "LLC-Misses", "foo",
+					   "cache_misses" };
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char want[64];
+		const char *err;
+
+		snprintf(want, sizeof(want), "unknown event \"%s\"", bad[i]);
+		err = parse_fail(bad[i], SS_MAX_EVENTS);
+		cr_expect(strncmp(err, want, strlen(want)) == 0, "%s: got '%s'",
+			  bad[i], err);
+	}
+	/* the bad element is named, not the whole list */
+	cr_expect_str_eq(parse_fail("cycles,bogus,cs", SS_MAX_EVENTS),
+			 "unknown event \"bogus\"");
+}
+
+Test(ss_events_parse, raw_garbage_and_overflow)
+{
+	static const char *const garbage[] = { "r",   "rxyz", "r12g", "r0x10",
+					       "r-1", "r 1",  "r1 2" };
+	const char *err;
+	size_t i;
+
+	for (i = 0; i < sizeof(garbage) / sizeof(garbage[0]); i++) {
+		err = parse_fail(garbage[i], SS_MAX_EVENTS);
+		cr_expect(strstr(err, "hex digits") != NULL, "%s: %s",
+			  garbage[i], err);
+		cr_expect(strstr(err, garbage[i]) != NULL, "%s: %s", garbage[i],
+			  err);
+	}
+	err = parse_fail("r10000000000000000", SS_MAX_EVENTS);
+	cr_expect_str_eq(
+		err,
+		"raw event \"r10000000000000000\" does not fit in 64 bits");
+	err = parse_fail("rffffffffffffffff0", SS_MAX_EVENTS);
+	cr_expect(strstr(err, "does not fit in 64 bits") != NULL, "%s", err);
+}
+
+Test(ss_events_parse, duplicates_by_type_and_config)
+{
+	cr_expect_str_eq(
+		parse_fail("cycles,instructions,cycles", SS_MAX_EVENTS),
+		"duplicate event \"cycles\" (same as \"cycles\")");
+	cr_expect_str_eq(parse_fail("cycles,cpu-cycles", SS_MAX_EVENTS),
+			 "duplicate event \"cpu-cycles\" (same as \"cycles\")");
+	cr_expect_str_eq(
+		parse_fail("LLC-load-misses,LLC-misses", SS_MAX_EVENTS),
+		"duplicate event \"LLC-misses\" (same as \"LLC-load-misses\")");
+	cr_expect_str_eq(parse_fail("r3c,r003C", SS_MAX_EVENTS),
+			 "duplicate event \"r003C\" (same as \"r3c\")");
+}
+
+Test(ss_events_parse, same_config_other_type_is_not_duplicate)
+{
+	struct ss_event ev[SS_MAX_EVENTS];
+
+	/* cycles and cpu-clock are both config 0, raw r0 too */
+	cr_expect_eq(ss_events_parse("cycles,cpu-clock,r0", ev, SS_MAX_EVENTS,
+				     NULL, 0),
+		     3);
+}
+
+Test(ss_events_parse, name_too_long)
+{
+	cr_expect_str_eq(
+		parse_fail("r0000000000000000000000000000001", SS_MAX_EVENTS),
+		"event name \"r0000000000000000000000000000001\" is too long");
+}
+
+Test(ss_events_default, cycles_instructions_cache_misses)
+{
+	struct ss_event ev[3];
+
+	cr_assert_eq(ss_events_default(ev), 3);
+	cr_expect_str_eq(ev[0].name, "cycles");
+	cr_expect_eq(ev[0].config, PERF_COUNT_HW_CPU_CYCLES);
+	cr_expect_str_eq(ev[1].name, "instructions");
+	cr_expect_eq(ev[1].config, PERF_COUNT_HW_INSTRUCTIONS);
+	cr_expect_str_eq(ev[2].name, "cache-misses");
+	cr_expect_eq(ev[2].config, PERF_COUNT_HW_CACHE_MISSES);
+	cr_expect(ev[0].type == PERF_TYPE_HARDWARE && ev[0].hardware);
+}
+
+Test(ss_counter_delta, first_reading)
+{
+	uint64_t d = 123;
+
+	cr_expect_eq(ss_counter_delta(0, 500, false, &d), SS_DELTA_FIRST);
+	cr_expect_eq(d, 0);
+	/* prev is ignored without have_prev, even if it looks like an error */
+	cr_expect_eq(ss_counter_delta((uint64_t)-5, 500, false, &d),
+		     SS_DELTA_FIRST);
+}
+
+Test(ss_counter_delta, ok)
+{
+	uint64_t d = 0;
+
+	cr_expect_eq(ss_counter_delta(100, 350, true, &d), SS_DELTA_OK);
+	cr_expect_eq(d, 250);
+	cr_expect_eq(ss_counter_delta(7, 7, true, &d), SS_DELTA_OK);
+	cr_expect_eq(d, 0);
+	cr_expect_eq(ss_counter_delta(0, INT64_MAX, true, &d), SS_DELTA_OK);
+	cr_expect_eq(d, (uint64_t)INT64_MAX);
+}
+
+Test(ss_counter_delta, backwards_is_not_wrapped)
+{
+	uint64_t d = 99;
+
+	cr_expect_eq(ss_counter_delta(1000, 999, true, &d), SS_DELTA_BACKWARDS);
+	cr_expect_eq(d, 0, "no wrap-around delta, got %llu",
+		     (unsigned long long)d);
+}
+
+Test(ss_counter_delta, error_codes)
+{
+	uint64_t d = 99;
+
+	/* -EINVAL / -ENOENT as bpf_perf_event_read_value() returns them */
+	cr_expect_eq(ss_counter_delta(100, (uint64_t)(int64_t)-22, true, &d),
+		     SS_DELTA_ERROR);
+	cr_expect_eq(d, 0);
+	cr_expect_eq(ss_counter_delta(100, (uint64_t)(int64_t)-2, false, &d),
+		     SS_DELTA_ERROR);
+	cr_expect_eq(ss_counter_delta((uint64_t)(int64_t)-2, 100, true, &d),
+		     SS_DELTA_ERROR);
+	cr_expect_eq(ss_counter_delta(0, (uint64_t)INT64_MAX + 1, true, &d),
+		     SS_DELTA_ERROR);
+}
+
+Test(ss_counter_scale, exact_when_always_running)
+{
+	bool scaled = true;
+
+	cr_expect_eq(ss_counter_scale(12345, 1000, 1000, &scaled), 12345);
+	cr_expect(!scaled);
+	scaled = true;
+	/* running > enabled (clock skew) is not scaled down */
+	cr_expect_eq(ss_counter_scale(12345, 1000, 1001, &scaled), 12345);
+	cr_expect(!scaled);
+	scaled = true;
+	cr_expect_eq(ss_counter_scale(0, 0, 0, &scaled), 0);
+	cr_expect(scaled, "running == 0 is reported as not counted");
+}
+
+Test(ss_counter_scale, multiplexed)
+{
+	bool scaled = false;
+
+	/* counted half the time: doubled */
+	cr_expect_eq(ss_counter_scale(1000, 2000000, 1000000, &scaled), 2000);
+	cr_expect(scaled);
+	/* 1000 * 3 / 2 */
+	cr_expect_eq(ss_counter_scale(1000, 3, 2, &scaled), 1500);
+	/* truncated: 10 * 7 / 3 = 23.3 */
+	cr_expect_eq(ss_counter_scale(10, 7, 3, &scaled), 23);
+}
+
+Test(ss_counter_scale, never_ran)
+{
+	bool scaled = false;
+
+	cr_expect_eq(ss_counter_scale(500, 1000, 0, &scaled), 0);
+	cr_expect(scaled);
+}
+
+Test(ss_counter_scale, no_64bit_overflow)
+{
+	bool scaled = false;
+	uint64_t delta = 1ULL << 62;
+
+	/* delta * enabled overflows 64 bits; the quotient fits */
+	cr_expect_eq(
+		ss_counter_scale(delta, 3000000000ULL, 1000000000ULL, &scaled),
+		3ULL << 62);
+	cr_expect(scaled);
+	cr_expect_eq(ss_counter_scale(UINT64_MAX - 1, UINT64_MAX,
+				      UINT64_MAX - 1, &scaled),
+		     UINT64_MAX);
+	/* 2^40 * 10^12 / (10^12 - 1): exact integer result */
+	cr_expect_eq(ss_counter_scale(1ULL << 40, 1000000000000ULL,
+				      999999999999ULL, &scaled),
+		     1099511627777ULL);
+	/* result above 2^64 saturates */
+	cr_expect_eq(ss_counter_scale(UINT64_MAX, 4, 2, &scaled), UINT64_MAX);
+}
+
+Test(ratios, ipc)
+{
+	cr_expect_float_eq(ss_ipc(3000, 1000), 3.0, 1e-12);
+	cr_expect_float_eq(ss_ipc(500, 1000), 0.5, 1e-12);
+	cr_expect_float_eq(ss_ipc(0, 1000), 0.0, 1e-12);
+	cr_expect(isnan(ss_ipc(1000, 0)));
+	cr_expect(isnan(ss_ipc(0, 0)));
+}
+
+Test(ratios, mpki)
+{
+	cr_expect_float_eq(ss_mpki(5, 1000), 5.0, 1e-12);
+	cr_expect_float_eq(ss_mpki(1, 1000000), 0.001, 1e-15);
+	cr_expect_float_eq(ss_mpki(0, 1000), 0.0, 1e-12);
+	cr_expect(isnan(ss_mpki(5, 0)));
+	cr_expect(isnan(ss_mpki(0, 0)));
+}
