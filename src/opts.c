@@ -121,7 +121,8 @@ static const struct opt_def opt_table[] = {
 	FLAG('P', "pids", hist_per_process, "one histogram per process"),
 	FLAG('G', "cgroups", per_cgroup,
 	     "one row per cgroup (v2) instead of per process"),
-	{ .name = "cgroup",
+	{ .key = 'c',
+	  .name = "cgroup",
 	  .arg = "PATH",
 	  .kind = OPT_TEXT,
 	  FIELD(cgroup),
@@ -198,6 +199,9 @@ static const struct opt_def opt_table[] = {
 };
 
 #define N_OPTS (sizeof(opt_table) / sizeof(opt_table[0]))
+
+/* -i below this gets a note that it is milliseconds, not seconds */
+#define SS_INTERVAL_NOTE_MS 100
 #define LONG_ONLY_BASE 256 /* getopt value of row i without a letter */
 
 /*
@@ -522,7 +526,7 @@ int ss_parse_opts(int argc, char **argv, struct ss_opts *o, FILE *out,
 {
 	struct option longopts[N_OPTS + 1];
 	char shortopts[2 + 2 * N_OPTS + 1], optname[48];
-	bool given_i_d = false, given_top = false;
+	bool given_i_d = false, given_i = false, given_top = false;
 	size_t ns = 0;
 	int c, ret;
 
@@ -564,6 +568,7 @@ int ss_parse_opts(int argc, char **argv, struct ss_opts *o, FILE *out,
 			if (ret != SS_PARSE_OK)
 				return ret;
 			given_i_d |= d->key == 'i' || d->key == 'd';
+			given_i |= d->key == 'i';
 			given_top |= d->key == 'n';
 			continue;
 		}
@@ -588,6 +593,9 @@ int ss_parse_opts(int argc, char **argv, struct ss_opts *o, FILE *out,
 	}
 	if (o->csv && o->json)
 		return bad(err, "--csv and --json are exclusive%s%s", "", NULL);
+	/* the usage shows [-p PID | -t TID]; -t alone already names one task */
+	if (o->pid && o->tid)
+		return bad(err, "-p and -t are exclusive%s%s", "", NULL);
 	/* CSV and JSON are for scripts: every row unless -n says otherwise */
 	if ((o->csv || o->json) && !given_top)
 		o->top = 0;
@@ -609,5 +617,12 @@ int ss_parse_opts(int argc, char **argv, struct ss_opts *o, FILE *out,
 	if (o->listen && o->trace)
 		return bad(err, "--listen and --trace are exclusive%s%s", "",
 			   NULL);
+	/* bcc's tools take seconds; -i here is ms (-i 1: 1000 tables a second) */
+	if (given_i && o->interval_ms < SS_INTERVAL_NOTE_MS)
+		fprintf(err,
+			"switchstat: note: -i is in milliseconds: a table "
+			"every "
+			"%llu ms\n",
+			(unsigned long long)o->interval_ms);
 	return SS_PARSE_OK;
 }

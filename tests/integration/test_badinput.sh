@@ -56,7 +56,7 @@ done
 thread=$(ls /proc/"$spin"/task | grep -vx "$spin" | head -1)
 [ -n "$thread" ] || fail "spinner has no threads"
 expect2 "-p thread id" "thread.*$spin" -p "$thread"
-expect2 "-p PID -t thread of another process" "belongs|not" -p "$parent" -t "$thread"
+expect2 "-p PID with -t TID" "p and -t are exclusive" -p "$parent" -t "$thread"
 
 # a pid that does not exist (an exited, reaped process)
 sh -c 'exit 0' &
