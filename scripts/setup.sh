@@ -33,7 +33,8 @@ fi
 here=$(cd "$(dirname "$0")/.." && pwd)
 rel=$(uname -r)
 
-pkgs=(build-essential cmake pkg-config libbpfcc-dev libbpf-dev bpfcc-tools libmicrohttpd-dev)
+pkgs=(build-essential cmake pkg-config libbpfcc-dev libbpf-dev bpfcc-tools libmicrohttpd-dev
+	libpfm4-dev)
 # prometheus (promtool and a real server for the exporter tests), curl, and
 # node/npm for the offline Kubernetes schema validation (tests/deploy)
 [ "$tests" = 1 ] && pkgs+=(libcriterion-dev python3 bpftool linux-perf bpftrace man-db

@@ -20,6 +20,7 @@
 
 #include "app.h"
 #include "cpus.h"
+#include "event_encode.h"
 #include "feature.h"
 #include "hostns.h"
 #include "procfs.h"
@@ -166,6 +167,8 @@ int main(int argc, char **argv)
 		return 0;
 	if (ret != SS_PARSE_OK)
 		return 2;
+	if (app.o.list_events) /* no privileges needed: nothing is opened */
+		return ss_events_list(stdout) ? 1 : 0;
 	/* pids mean nothing outside the host's pid namespace: before -p */
 	if (ss_check_pidns(&app.o, ss_in_host_pidns("/proc/self/ns/pid"), err,
 			   sizeof(err))) {

@@ -106,6 +106,11 @@ static const struct opt_def opt_table[] = {
 	WORD('e', "events", "LIST", events, parse_events, "event list", NULL,
 	     "perf events, comma separated (default:\n"
 	     "cycles,instructions,cache-misses if available)"),
+	{ .name = "list-events",
+	  .help = "list the event names -e takes here, and exit",
+	  .kind = OPT_FLAG,
+	  FIELD(list_events),
+	  .hidden_from_synopsis = true },
 	{ .name = "no-counters",
 	  .help = "do not open perf events",
 	  .kind = OPT_FLAG,

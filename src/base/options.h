@@ -40,6 +40,7 @@ struct ss_opts {
 	const char *events; /* -e list as given; NULL = defaults */
 	bool events_given; /* -e was used: hardware events are required */
 	bool no_counters; /* --no-counters: skip perf events */
+	bool list_events; /* --list-events: print the event names, exit */
 	unsigned int hist; /* --hist: mask of enum ss_hist_kind */
 	bool hist_only; /* --hist without the table (-H) */
 	bool milliseconds; /* -m: histograms in ms */

@@ -490,7 +490,7 @@ Test(opts, every_usage_option_is_parsed)
 		}
 		run_free(&r);
 	}
-	cr_expect_eq(seen, 31, "usage shows %d options besides -h/--version",
+	cr_expect_eq(seen, 32, "usage shows %d options besides -h/--version",
 		     seen);
 	free(usage);
 }

@@ -355,7 +355,7 @@ Test(opts_table, unknown_events)
 		",cycles",
 		"cycles,",
 		"-1",
-		"cycles:u",
+		"cycles:x",
 		"r",
 		"rxyz",
 		"r12345678901234567",
