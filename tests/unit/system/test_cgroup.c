@@ -222,6 +222,49 @@ static const struct cid_case cid_cases[] = {
 	{ "/system.slice/podman-" ID_A ".scope", NULL },
 	{ "/system.slice/docker_" ID_A ".scope", NULL },
 	{ "/system.slice/docker-" ID_G1 ".scope", NULL },
+	/*
+	 * runc's systemd cgroupsPath "<slice>:<prefix>:<name>" taken literally
+	 * as a directory name (containerd with the cgroupfs driver given a
+	 * systemd parent, restored pods: spiffe/spire#1580 and PR #1649,
+	 * containerd/runwasi#821, ctrox/zeropod#65), at the root, under
+	 * kubepods and under system.slice
+	 */
+	{ "/kubepods-besteffort-" POD_UID_SD ".slice:cri-containerd:" ID_A,
+	  "4f1a2b3c4d5e" },
+	{ "/kubepods.slice/kubepods-besteffort.slice/"
+	  "kubepods-besteffort-" POD_UID_SD
+	  ".slice/kubepods-besteffort-" POD_UID_SD
+	  ".slice:cri-containerd:" ID_B,
+	  "b7e2c1d0a9f8" },
+	{ "/system.slice/containerd.service/kubepods-burstable-" POD_UID_SD
+	  ".slice:cri-containerd:" ID_C,
+	  "0a1b2c3d4e5f" },
+	{ "/system.slice/kubepods-" POD_UID_SD ".slice:crio:" ID_A,
+	  "4f1a2b3c4d5e" },
+	{ "/system.slice/system.slice:docker:" ID_B, "b7e2c1d0a9f8" },
+	{ "/machine.slice/machine.slice:libpod:" ID_C, "0a1b2c3d4e5f" },
+	{ "/system.slice:nerdctl:" ID_A, "4f1a2b3c4d5e" },
+	/* spire's own fixture (k8s_posix.go), with a trailing newline cut */
+	{ "/kubepods-besteffort-pod72f7f152_440c_66ac_9084_e0fc1d8a910c.slice:"
+	  "cri-containerd:"
+	  "b2a102854b4969b2ce98dc329c86b4fb2b06e4ad2cc8da9d8a7578c9cd2004a2",
+	  "b2a102854b49" },
+	/* colon form: conmon, unknown prefix, bad id, wrong shape */
+	{ "/system.slice/kubepods-" POD_UID_SD ".slice:crio-conmon:" ID_A,
+	  NULL },
+	{ "/system.slice/machine.slice:libpod-conmon:" ID_A, NULL },
+	{ "/system.slice/system.slice:rkt:" ID_A, NULL },
+	{ "/system.slice/system.slice:docker:" ID_63, NULL },
+	{ "/system.slice/system.slice:docker:" ID_A "0", NULL },
+	{ "/system.slice/system.slice:docker:" ID_UP, NULL },
+	{ "/system.slice/system.slice:docker:" ID_A ".scope", NULL },
+	{ "/system.slice/system.slice:docker-" ID_A, NULL },
+	{ "/system.slice/a:system.slice:docker:" ID_A, NULL },
+	{ "/system.slice/system.slice:docker:" ID_A ":x", NULL },
+	{ "/system.slice/system.slice::docker:" ID_A, NULL },
+	/* the colon layout's parent, and a .mount unit naming an id */
+	{ "/kubepods-besteffort-" POD_UID_SD ".slice", NULL },
+	{ "/system.slice/run-containerd-" ID_A ".mount", NULL },
 };
 
 Test(container_id, table)
