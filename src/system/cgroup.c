@@ -461,32 +461,90 @@ static bool is_hex64(const char *s)
 	return true;
 }
 
-/* Container id inside one path component [s, s + len), or NULL. */
+/*
+ * The runtimes' prefixes in both systemd forms: "<prefix>-<id>.scope" and
+ * runc's cgroupsPath "<slice>:<prefix>:<id>". Monitor scopes
+ * (crio-conmon-, libpod-conmon-) are not in the list, so they never match.
+ */
+static const char *const runtime_prefixes[] = {
+	"docker", "cri-containerd", "crio", "libpod", "nerdctl",
+};
+
+#define NR_RUNTIMES (sizeof(runtime_prefixes) / sizeof(runtime_prefixes[0]))
+
+static bool is_runtime(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < NR_RUNTIMES; i++)
+		if (strlen(runtime_prefixes[i]) == len &&
+		    !strncmp(s, runtime_prefixes[i], len))
+			return true;
+	return false;
+}
+
+/*
+ * "<slice>:<prefix>:<id>" in one component [s, s + len): runc's systemd
+ * cgroupsPath (opencontainers/runtime-spec config-linux.md "cgroupsPath";
+ * containerd's CRI plugin builds it as "<pod>.slice:cri-containerd:<id>")
+ * made literally as a directory when the runtime uses the cgroupfs driver
+ * with a systemd parent. spire's k8s attestor accepts it since PR #1649
+ * (issue #1580: "...pod72f7..._slice:cri-containerd:<id>"); cAdvisor's
+ * containerd and crio factories take any 64 hex digits in the last
+ * component (container/containerd/factory.go containerdCgroupRegexp), with
+ * crio-conmon excluded (container/crio/factory.go CanHandleAndAccept). Here:
+ * exactly two colons, a known runtime prefix between them, and exactly 64
+ * lowercase hex digits after the second.
+ */
+static const char *colon_form_id(const char *s, size_t len)
+{
+	const char *c1 = memchr(s, ':', len), *c2;
+	size_t rest;
+
+	if (!c1)
+		return NULL;
+	rest = len - (size_t)(c1 + 1 - s);
+	c2 = memchr(c1 + 1, ':', rest);
+	if (!c2 || memchr(c2 + 1, ':', len - (size_t)(c2 + 1 - s)))
+		return NULL;
+	if (!is_runtime(c1 + 1, (size_t)(c2 - c1 - 1)))
+		return NULL;
+	if (len - (size_t)(c2 + 1 - s) != CONTAINER_ID_HEX_LEN)
+		return NULL;
+	return is_hex64(c2 + 1) ? c2 + 1 : NULL;
+}
+
+/*
+ * Container id inside one path component [s, s + len), or NULL. The forms
+ * are the ones kubelet's cgroup drivers, cAdvisor's docker, containerd,
+ * crio and podman handlers and spire's attestor recognise (see cgroup.h).
+ */
 static const char *component_id(const char *s, size_t len)
 {
-	/* runtime layouts: <prefix><id><suffix> (see cgroup.h) */
-	static const struct {
-		const char *prefix, *suffix;
-	} forms[] = {
-		{ "docker-", ".scope" },  { "cri-containerd-", ".scope" },
-		{ "crio-", ".scope" },	  { "libpod-", ".scope" },
-		{ "nerdctl-", ".scope" }, { "crio-", "" },
-		{ "libpod-", "" },
-	};
+	/* cgroupfs drivers of CRI-O and podman: <prefix><id> */
+	static const char *const bare[] = { "crio-", "libpod-" };
 	size_t i;
 
 	if (len == CONTAINER_ID_HEX_LEN)
 		return is_hex64(s) ? s : NULL;
-	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
-		size_t plen = strlen(forms[i].prefix);
-		size_t slen = strlen(forms[i].suffix);
+	if (memchr(s, ':', len))
+		return colon_form_id(s, len);
+	/* systemd driver: <prefix>-<id>.scope */
+	for (i = 0; i < NR_RUNTIMES; i++) {
+		size_t plen = strlen(runtime_prefixes[i]);
 
-		if (len != plen + CONTAINER_ID_HEX_LEN + slen)
+		if (len != plen + 1 + CONTAINER_ID_HEX_LEN + strlen(".scope") ||
+		    strncmp(s, runtime_prefixes[i], plen) || s[plen] != '-' ||
+		    strncmp(s + len - strlen(".scope"), ".scope", 6))
 			continue;
-		if (strncmp(s, forms[i].prefix, plen) ||
-		    strncmp(s + len - slen, forms[i].suffix, slen))
-			continue;
-		if (is_hex64(s + plen))
+		if (is_hex64(s + plen + 1))
+			return s + plen + 1;
+	}
+	for (i = 0; i < sizeof(bare) / sizeof(bare[0]); i++) {
+		size_t plen = strlen(bare[i]);
+
+		if (len == plen + CONTAINER_ID_HEX_LEN &&
+		    !strncmp(s, bare[i], plen) && is_hex64(s + plen))
 			return s + plen;
 	}
 	return NULL;

@@ -130,6 +130,12 @@ int ss_cgroup_open_dir(const char *mount, const char *path);
  *   crio-<id>, libpod-<id>                     (cgroupfs driver of CRI-O:
  *                                               .../pod<uid>/crio-<id>;
  *                                               podman: /libpod_parent/...)
+ *   <slice>:<prefix>:<id>                      (runc's systemd cgroupsPath
+ *                                               made as one directory, e.g.
+ *                                               kubepods-...-pod<uid>.slice:
+ *                                               cri-containerd:<id>; prefix
+ *                                               one of docker, cri-containerd,
+ *                                               crio, libpod, nerdctl)
  * where <id> is exactly 64 lowercase hex digits. Monitor scopes such as
  * crio-conmon-<id>.scope and libpod-conmon-<id>.scope hold the runtime's
  * conmon process, not the container's workload, so they do not match.

@@ -17,6 +17,11 @@
 #  6. --cgroup PATH follows a child cgroup made after the tool attached: a
 #     spinner pinned to CPU 0 in it runs 1 s; its on-CPU time within 2% of
 #     its schedstat.
+#  7. container ids of runc's systemd layout made as one directory,
+#     <pod>.slice:cri-containerd:<id> (at the top and under system.slice)
+#     and ...:crio:<id> under kubepods.slice, a spinner in each: -G --listen
+#     labels them container_id=<12 hex> and the -G table shows that id; a
+#     crio-conmon-<id>.scope with a sleeper in it has container_id="".
 . "$(dirname "$0")/lib.sh"
 
 need_root
@@ -195,4 +200,50 @@ wait_tool
 check_within "--cgroup $REL: child d made after the start, spinner on-CPU" \
 	"$(csv_sum "$T/fd.out" oncpu_ns pid "$SPIN_D")" "$DD" 2
 kill -KILL "$SPIN_D"
+
+# 7. the colon-separated systemd layout, under -G --listen and the table
+. "$(dirname "$0")/prom_lib.sh"
+POD=kubepods-besteffort-pod72f7f152_440c_66ac_9084_e0fc1d8a910c.slice
+C1=b2a102854b4969b2ce98dc329c86b4fb2b06e4ad2cc8da9d8a7578c9cd2004a2
+C2=0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9
+C3=b7e2c1d0a9f8e7d6c5b4a3928170f6e5d4c3b2a1908f7e6d5c4b3a2918070605
+K1=$REL/$POD:cri-containerd:$C1
+K2=$REL/system.slice/$POD:cri-containerd:$C2
+K3=$REL/kubepods.slice/$POD:crio:$C3
+KM=$REL/system.slice/crio-conmon-$C1.scope
+mkdir -p "$V2$K1" "$V2$K2" "$V2$K3" "$V2$KM" || fail "mkdir colon-layout cgroups"
+SPINS=()
+for k in "$K1" "$K2" "$K3"; do
+	bg "$WORKLOADS/spinner" 0 ss_cg_colon
+	SPINS+=("$BG_LAST")
+	into "$V2$k" "$BG_LAST"
+done
+bg "$WORKLOADS/sleeper" 2000
+into "$V2$KM" "$BG_LAST"
+PORT=$(free_port)
+start_tool colon -G --listen "$PORT" -i 300
+want_label() { # SELECTOR-CGROUP WANT-CONTAINER-ID
+	local v
+	v=$(metric_value "$T/colon.prom" 		"switchstat_oncpu_seconds_total,cgroup=\"$1\",container_id=\"$2\"")
+	[ -n "$v" ] || fail "-G --listen: no series cgroup=\"$1\" with container_id=\"$2\": $(grep -F "$1" "$T/colon.prom" | head -3)"
+	info "-G --listen: ${1##*/}: container_id=\"$2\" ($v s on-CPU)"
+}
+wait_metric "$PORT" "cgroup=\"${K3//./\\.}\""
+wait_metric "$PORT" "cgroup=\"${KM//./\\.}\""
+scrape "$PORT" >"$T/colon.prom" || fail "scrape failed"
+kill -STOP "${SPINS[@]}"
+want_label "$K1" "${C1:0:12}"
+want_label "$K2" "${C2:0:12}"
+want_label "$K3" "${C3:0:12}"
+want_label "$KM" ""
+kill -INT "$TOOL_PID"
+wait_tool
+for k in "$K1:${C1:0:12}" "$K2:${C2:0:12}" "$K3:${C3:0:12}"; do
+	id=$(stat -c %i "$V2${k%:*}")
+	row=$(awk -v id="$id" '$1 == id { print $2 }' "$T/colon.out" | sort -u)
+	[ "$row" = "${k##*:}" ] ||
+		fail "-G table: ${k%:*} shows '$row', want ${k##*:}"
+done
+info "-G table: the colon-layout cgroups show their short ids"
+kill -KILL "${SPINS[@]}"
 pass "cgroups"
