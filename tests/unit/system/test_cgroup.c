@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <linux/magic.h>
 
 #include "cgroup.h"
@@ -321,14 +322,38 @@ static char rel_p[128]; /* "/switchstat-test-..." relative to mnt */
 static char dir_p[PATH_MAX + 128];
 static char dir_a[PATH_MAX + 192], dir_b[PATH_MAX + 192], dir_c[PATH_MAX + 192];
 
+/*
+ * Remove directory @name under @dfd and everything below it, deepest first,
+ * relative to each parent (paths may exceed PATH_MAX).
+ */
+static void rm_tree_at(int dfd, const char *name)
+{
+	struct dirent *de;
+	DIR *d;
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+
+	if (fd < 0)
+		return;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		if (de->d_type == DT_DIR && strcmp(de->d_name, ".") &&
+		    strcmp(de->d_name, ".."))
+			rm_tree_at(dirfd(d), de->d_name);
+	}
+	closedir(d);
+	unlinkat(dfd, name, AT_REMOVEDIR);
+}
+
 static void live_cleanup(void)
 {
 	if (!dir_p[0])
 		return;
-	rmdir(dir_c);
-	rmdir(dir_b);
-	rmdir(dir_a);
-	rmdir(dir_p);
+	chmod(dir_c, 0755);
+	rm_tree_at(AT_FDCWD, dir_p);
 }
 
 /* Remove test cgroups left behind by test processes that crashed. */
@@ -346,14 +371,8 @@ static void remove_stale(void)
 		if (sscanf(de->d_name, "switchstat-test-%d-", &pid) != 1 ||
 		    kill(pid, 0) == 0 || errno != ESRCH)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s/a", mnt, de->d_name);
-		rmdir(path);
-		snprintf(path, sizeof(path), "%s/%s/b", mnt, de->d_name);
-		rmdir(path);
-		snprintf(path, sizeof(path), "%s/%s/c", mnt, de->d_name);
-		rmdir(path);
 		snprintf(path, sizeof(path), "%s/%s", mnt, de->d_name);
-		rmdir(path);
+		rm_tree_at(AT_FDCWD, path);
 	}
 	closedir(d);
 }
@@ -588,4 +607,150 @@ Test(cgroup_live, id_is_inode_number)
 	memcpy(&id, h.fh.f_handle, sizeof(id));
 	cr_expect_eq(id, ino_of(dir_a), "handle id %llu",
 		     (unsigned long long)id);
+}
+
+/* ---- one unnameable or unreadable subtree must not blind the rest ---- */
+
+#define CHAIN_LEVELS 17
+#define CHAIN_NAME_LEN 250
+
+/*
+ * Make P/long/<250 bytes>/... CHAIN_LEVELS deep with mkdirat relative to
+ * each parent (4306 bytes below P/long, past PATH_MAX); ids[i] and
+ * rel_len[i] (bytes of the path relative to the mount) for level i.
+ */
+static void make_chain(uint64_t *ids, size_t *rel_len)
+{
+	char name[CHAIN_NAME_LEN + 1];
+	size_t len;
+	int fd, nfd, i;
+
+	fd = open(dir_p, O_RDONLY | O_DIRECTORY);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(mkdirat(fd, "long", 0755), 0, "%s", strerror(errno));
+	nfd = openat(fd, "long", O_RDONLY | O_DIRECTORY);
+	close(fd);
+	fd = nfd;
+	len = strlen(rel_p) + strlen("/long");
+	for (i = 0; i < CHAIN_LEVELS; i++) {
+		memset(name, 'a' + i, CHAIN_NAME_LEN);
+		name[CHAIN_NAME_LEN] = '\0';
+		cr_assert_eq(mkdirat(fd, name, 0755), 0, "level %d: %s", i,
+			     strerror(errno));
+		nfd = openat(fd, name, O_RDONLY | O_DIRECTORY);
+		cr_assert_geq(nfd, 0, "level %d: %s", i, strerror(errno));
+		close(fd);
+		fd = nfd;
+		ids[i] = fd_ino(fd);
+		len += 1 + CHAIN_NAME_LEN;
+		rel_len[i] = len;
+	}
+	close(fd);
+}
+
+/* The path of chain level i relative to the mount, in buf. */
+static void chain_path(char *buf, int level)
+{
+	size_t n = (size_t)sprintf(buf, "%s/long", rel_p);
+
+	for (int i = 0; i <= level; i++) {
+		buf[n++] = '/';
+		memset(buf + n, 'a' + i, CHAIN_NAME_LEN);
+		n += CHAIN_NAME_LEN;
+	}
+	buf[n] = '\0';
+}
+
+Test(cgroup_live, path_over_path_max_blinds_nothing_else)
+{
+	uint64_t ids[CHAIN_LEVELS], many[64], id_c;
+	size_t rel_len[CHAIN_LEVELS], mlen = strlen(mnt);
+	char want[256], *deep = malloc(8192);
+	struct ss_cgroup_cache c;
+	int named = 0, n;
+	const char *p;
+
+	live_setup();
+	cr_assert_not_null(deep);
+	make_chain(ids, rel_len);
+	cr_assert_eq(ss_cgroup_cache_init(&c, mnt), 0,
+		     "one long path failed the whole scan");
+	snprintf(want, sizeof(want), "%s/a", rel_p);
+	p = ss_cgroup_path(&c, ino_of(dir_a));
+	cr_expect(p && !strcmp(p, want), "a: %s", p ? p : "(null)");
+	snprintf(want, sizeof(want), "%s/b", rel_p);
+	p = ss_cgroup_path(&c, ino_of(dir_b));
+	cr_expect(p && !strcmp(p, want), "b: %s", p ? p : "(null)");
+	p = ss_cgroup_path(&c, ino_of(mnt));
+	cr_expect(p && !strcmp(p, "/"), "root: %s", p ? p : "(null)");
+	/* levels whose mount + path fit in PATH_MAX - 1 keep their paths */
+	for (int i = 0; i < CHAIN_LEVELS; i++) {
+		p = ss_cgroup_path(&c, ids[i]);
+		if (mlen + rel_len[i] <= PATH_MAX - 1) {
+			chain_path(deep, i);
+			cr_expect(p && !strcmp(p, deep), "level %d not named",
+				  i);
+			named++;
+		} else {
+			cr_expect_null(p, "level %d: %zu bytes named", i,
+				       mlen + rel_len[i]);
+		}
+	}
+	cr_expect(named > 0 && named < CHAIN_LEVELS, "named %d", named);
+	/* a cgroup made after the first scan is found by a rescan */
+	cr_assert_eq(mkdir(dir_c, 0755), 0, "mkdir c: %s", strerror(errno));
+	id_c = ino_of(dir_c);
+	c.rescan_interval_ns = 0;
+	snprintf(want, sizeof(want), "%s/c", rel_p);
+	p = ss_cgroup_path(&c, id_c);
+	cr_expect(p && !strcmp(p, want), "c made later: %s", p ? p : "(null)");
+	ss_cgroup_cache_free(&c);
+	/* the --cgroup ids walk goes below PATH_MAX too: P a b c long 17 */
+	n = ss_cgroup_descendant_ids(mnt, rel_p, many, 64);
+	cr_expect_eq(n, 5 + CHAIN_LEVELS, "descendant ids: %d", n);
+	cr_expect(n > 0 && has_id(many, n, ids[CHAIN_LEVELS - 1]),
+		  "deepest level not among the descendants");
+	free(deep);
+}
+
+/*
+ * A cgroup the scanning user may not read (EACCES) hides only itself. The
+ * scan runs in a child that dropped to nobody; P/c is 0700 root.
+ */
+Test(cgroup_live, unreadable_cgroup_blinds_nothing_else)
+{
+	char want_a[256], want_b[256];
+	int status;
+	pid_t pid;
+
+	live_setup();
+	snprintf(want_a, sizeof(want_a), "%s/a", rel_p);
+	snprintf(want_b, sizeof(want_b), "%s/b", rel_p);
+	cr_assert_eq(mkdir(dir_c, 0700), 0, "mkdir c: %s", strerror(errno));
+	cr_assert_eq(chmod(dir_c, 0700), 0);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		struct ss_cgroup_cache c;
+		const char *pa, *pb;
+		int code = 0;
+
+		if (setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(3);
+		if (ss_cgroup_cache_init(&c, mnt))
+			_exit(1);
+		pa = ss_cgroup_path(&c, ino_of(dir_a));
+		pb = ss_cgroup_path(&c, ino_of(dir_b));
+		if (!pa || strcmp(pa, want_a) || !pb || strcmp(pb, want_b))
+			code = 2;
+		ss_cgroup_cache_free(&c);
+		_exit(code);
+	}
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status));
+	cr_expect_neq(WEXITSTATUS(status), 1,
+		      "one unreadable cgroup failed the whole scan");
+	cr_expect_neq(WEXITSTATUS(status), 2, "a or b lost its path");
+	cr_expect_neq(WEXITSTATUS(status), 3, "cannot become nobody");
 }
