@@ -174,6 +174,8 @@ static void names_configure(struct ss_app *app, struct mem_state *mem,
 	if (ret && app->o.verbose)
 		fprintf(stderr, "switchstat: reading cgroups under %s: %s\n",
 			mount, strerror(-ret));
+	if (app->o.verbose) /* which subtrees have no names, now and later */
+		ss_cgroup_cache_set_diag(mem->cg, stderr);
 	app->info.cg = mem->cg;
 }
 

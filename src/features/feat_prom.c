@@ -108,9 +108,10 @@ static bool series_alive(const struct ss_series_key *k, void *ctx)
 		return kill(k->tgid, 0) == 0 || errno == EPERM;
 	if (!k->cgroup_id || !pr->cg)
 		return true;
-	rel = ss_cgroup_path(pr->cg, k->cgroup_id);
-	if (!rel)
+	if (!ss_cgroup_find(pr->cg, k->cgroup_id, &rel))
 		return false;
+	if (!rel) /* exists, path too long to name: alive while found */
+		return true;
 	snprintf(path, sizeof(path), "%s%s", pr->cg->mount, rel);
 	return stat(path, &st) == 0 && st.st_ino == k->cgroup_id;
 }
@@ -504,6 +505,8 @@ static int prom_start(struct ss_app *app, void *st)
 		pr->cg = calloc(1, sizeof(*pr->cg));
 		if (pr->cg && ss_cgroup_v2_mount(mount, sizeof(mount)) == 0) {
 			ss_cgroup_cache_init(pr->cg, mount);
+			if (o->verbose)
+				ss_cgroup_cache_set_diag(pr->cg, stderr);
 			pr->own_cg = true;
 		} else {
 			free(pr->cg);

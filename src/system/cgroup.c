@@ -112,15 +112,66 @@ static int copy_mount(char *dst, size_t dstlen, const char *mount)
 	return 0;
 }
 
-/* Called once per cgroup with its id and path relative to the walk root. */
+/*
+ * Called once per cgroup with its id and its path relative to the walk root,
+ * or NULL when the cgroup is not named (its path would be too long). A
+ * non-zero return ends the walk with that value.
+ */
 typedef int (*walk_cb)(void *arg, uint64_t id, const char *path);
 
+struct walk_ctx {
+	walk_cb cb;
+	void *arg;
+	char *path; /* PATH_MAX bytes: the relative path of the current dir */
+	size_t name_max; /* longest relative path that is named */
+	size_t visited; /* cgroups passed to cb */
+	struct ss_cgroup_scan *scan; /* what was skipped; may be NULL */
+};
+
 /*
- * Pre-order walk of the directory tree at @fd (owned, closed here). @path
- * holds @len bytes of the relative path so far and has PATH_MAX bytes.
- * Cgroups removed during the walk are skipped.
+ * Note one skipped subtree: @count cgroups under the named cgroup at
+ * ctx->path[0, len) (child @name) that have no path (@err ENAMETOOLONG) or
+ * could not be read (@err the errno).
  */
-static int walk(int fd, char *path, size_t len, walk_cb cb, void *arg)
+static void note_skip(struct walk_ctx *ctx, size_t len, const char *name,
+		      int err, size_t count)
+{
+	struct ss_cgroup_scan *sc = ctx->scan;
+	struct ss_cgroup_skip *k;
+
+	if (!sc)
+		return;
+	if (err == ENAMETOOLONG)
+		sc->unnamed += count;
+	else
+		sc->unread += count;
+	if (sc->nskips == SS_CGROUP_MAX_SKIPS) {
+		sc->skips_left_off++;
+		return;
+	}
+	k = &sc->skips[sc->nskips];
+	if (asprintf(&k->where, "%.*s/%s", (int)len, ctx->path, name) < 0) {
+		k->where = NULL;
+		sc->skips_left_off++;
+		return;
+	}
+	k->parent_len = len ? len : 1; /* "/" for the walk root */
+	k->err = err;
+	k->count = count;
+	sc->nskips++;
+}
+
+/*
+ * Pre-order walk of the directory tree at @fd (owned, closed here), which is
+ * named ctx->path[0, len) when @named. Children are opened relative to their
+ * parent (openat), so depth is not limited by PATH_MAX; a child whose path
+ * would exceed ctx->name_max is walked unnamed (counted as one skipped
+ * subtree). One entry that cannot be opened, read or listed (EACCES,
+ * EMFILE, ...) is skipped and counted, and the walk goes on; one removed
+ * during the walk (ENOENT) is skipped silently. Returns 0, or what the
+ * callback returned (-ENOMEM, -E2BIG).
+ */
+static int walk(struct walk_ctx *ctx, int fd, size_t len, bool named)
 {
 	struct dirent *de;
 	struct stat st;
@@ -128,60 +179,86 @@ static int walk(int fd, char *path, size_t len, walk_cb cb, void *arg)
 	int ret;
 
 	if (fstat(fd, &st)) {
-		ret = -errno;
 		close(fd);
-		return ret;
+		return 0; /* the caller counts it: see below */
 	}
-	ret = cb(arg, (uint64_t)st.st_ino, len ? path : "/");
+	ctx->visited++;
+	ret = ctx->cb(ctx->arg, (uint64_t)st.st_ino,
+		      !named ? NULL
+		      : len  ? ctx->path
+			     : "/");
 	if (ret) {
 		close(fd);
 		return ret;
 	}
 	d = fdopendir(fd);
 	if (!d) {
-		ret = -errno;
+		if (named)
+			note_skip(ctx, len, "*", errno, 1);
 		close(fd);
-		return ret;
+		return 0;
 	}
-	while (!ret && (de = readdir(d))) {
-		size_t nlen = strlen(de->d_name);
+	for (;;) {
+		size_t nlen, before;
+		bool child_named;
 		int cfd;
 
+		errno = 0;
+		de = readdir(d);
+		if (!de) {
+			if (errno && named && errno != ENOENT)
+				note_skip(ctx, len, "*", errno, 1);
+			break;
+		}
 		if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
 			continue;
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		if (len + 1 + nlen >= PATH_MAX) {
-			ret = -ENAMETOOLONG;
-			break;
-		}
+		nlen = strlen(de->d_name);
 		cfd = openat(dirfd(d), de->d_name,
 			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (cfd < 0) {
-			if (errno == ENOENT || errno == ENOTDIR)
-				continue;
-			ret = -errno;
-			break;
+			if (errno != ENOENT && errno != ENOTDIR && named)
+				note_skip(ctx, len, de->d_name, errno, 1);
+			continue;
 		}
-		path[len] = '/';
-		memcpy(path + len + 1, de->d_name, nlen + 1);
-		ret = walk(cfd, path, len + 1 + nlen, cb, arg);
-		path[len] = '\0';
+		child_named = named && len + 1 + nlen <= ctx->name_max;
+		before = ctx->visited;
+		if (child_named) {
+			ctx->path[len] = '/';
+			memcpy(ctx->path + len + 1, de->d_name, nlen + 1);
+			ret = walk(ctx, cfd, len + 1 + nlen, true);
+			ctx->path[len] = '\0';
+		} else {
+			ret = walk(ctx, cfd, len, false);
+			if (named) /* the top of an unnamed subtree */
+				note_skip(ctx, len, de->d_name, ENAMETOOLONG,
+					  ctx->visited - before);
+		}
+		if (ret)
+			break;
 	}
 	closedir(d);
 	return ret;
 }
 
-/* Open @dir and walk it; @path is scratch space of PATH_MAX bytes. */
-static int walk_from(const char *dir, walk_cb cb, void *arg)
+/*
+ * Open @dir and walk it, naming paths of up to @name_max bytes; what was
+ * skipped goes to @scan (may be NULL). Returns 0, -errno for @dir itself
+ * (-EINVAL: not cgroup2) or what the callback returned.
+ */
+static int walk_from(const char *dir, size_t name_max, walk_cb cb, void *arg,
+		     struct ss_cgroup_scan *scan)
 {
-	char *path = malloc(PATH_MAX);
+	struct walk_ctx ctx = { .cb = cb, .arg = arg, .scan = scan };
 	struct statfs sfs;
 	int fd, ret;
 
-	if (!path)
+	ctx.path = malloc(PATH_MAX);
+	if (!ctx.path)
 		return -ENOMEM;
-	path[0] = '\0';
+	ctx.path[0] = '\0';
+	ctx.name_max = name_max < PATH_MAX - 1 ? name_max : PATH_MAX - 1;
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
@@ -197,10 +274,19 @@ static int walk_from(const char *dir, walk_cb cb, void *arg)
 		close(fd);
 		goto out;
 	}
-	ret = walk(fd, path, 0, cb, arg);
+	ret = walk(&ctx, fd, 0, true);
+	if (!ret && !ctx.visited)
+		ret = -EIO; /* the root itself could not be read */
 out:
-	free(path);
+	free(ctx.path);
 	return ret;
+}
+
+void ss_cgroup_scan_free(struct ss_cgroup_scan *sc)
+{
+	for (size_t i = 0; i < sc->nskips; i++)
+		free(sc->skips[i].where);
+	memset(sc, 0, sizeof(*sc));
 }
 
 struct entry_vec {
@@ -222,8 +308,8 @@ static int collect_entry(void *arg, uint64_t id, const char *path)
 		v->ents = e;
 		v->cap = cap;
 	}
-	p = strdup(path);
-	if (!p)
+	p = NULL;
+	if (path && !(p = strdup(path)))
 		return -ENOMEM;
 	v->ents[v->n].id = id;
 	v->ents[v->n].path = p;
@@ -279,7 +365,9 @@ static int keep_old_paths(struct ss_cgroup_cache *c, struct entry_vec *v)
 
 		while (j < v->n && v->ents[j].id < old->id)
 			j++;
-		if (j < v->n && v->ents[j].id == old->id &&
+		if (!old->path)
+			continue;
+		if (j < v->n && v->ents[j].id == old->id && v->ents[j].path &&
 		    !strcmp(v->ents[j].path, old->path)) {
 			free(v->ents[j].path);
 			v->ents[j].path = old->path;
@@ -291,24 +379,73 @@ static int keep_old_paths(struct ss_cgroup_cache *c, struct entry_vec *v)
 	return 0;
 }
 
+/* Say what the last scan could not name, if it differs from before. */
+static void report_skips(struct ss_cgroup_cache *c)
+{
+	const struct ss_cgroup_scan *sc = &c->scan;
+
+	if (!c->diag || (sc->unnamed == c->reported_unnamed &&
+			 sc->unread == c->reported_unread))
+		return;
+	c->reported_unnamed = sc->unnamed;
+	c->reported_unread = sc->unread;
+	for (size_t i = 0; i < sc->nskips; i++) {
+		const struct ss_cgroup_skip *k = &sc->skips[i];
+
+		if (k->err == ENAMETOOLONG)
+			fprintf(c->diag,
+				"switchstat: cgroups under %s%.*s: %zu not "
+				"named (subtree %s: path over %d bytes), "
+				"shown by id\n",
+				c->mount, (int)k->parent_len, k->where,
+				k->count, k->where + k->parent_len + 1,
+				PATH_MAX - 1);
+		else
+			fprintf(c->diag,
+				"switchstat: cgroups under %s%.*s: %s "
+				"not read (%s), shown by id\n",
+				c->mount, (int)k->parent_len, k->where,
+				k->where + k->parent_len + 1, strerror(k->err));
+	}
+	if (sc->skips_left_off)
+		fprintf(c->diag,
+			"switchstat: %zu more cgroup subtrees not named\n",
+			sc->skips_left_off);
+}
+
+void ss_cgroup_cache_set_diag(struct ss_cgroup_cache *c, FILE *f)
+{
+	c->diag = f;
+	c->reported_unnamed = c->reported_unread = 0;
+	report_skips(c);
+}
+
 int ss_cgroup_cache_rescan(struct ss_cgroup_cache *c)
 {
+	struct ss_cgroup_scan scan = { 0 };
 	struct entry_vec v = { 0 };
+	size_t mlen = strlen(c->mount);
 	int ret;
 
 	c->last_scan_ns = now_ns();
-	ret = walk_from(c->mount, collect_entry, &v);
+	/* a named path must fit, with the mount, in PATH_MAX */
+	ret = walk_from(c->mount, PATH_MAX - 1 - mlen, collect_entry, &v,
+			&scan);
 	if (!ret) {
 		qsort(v.ents, v.n, sizeof(*v.ents), cmp_entry);
 		ret = keep_old_paths(c, &v);
 	}
 	if (ret) {
 		free_entries(v.ents, v.n);
+		ss_cgroup_scan_free(&scan);
 		return ret;
 	}
 	free(c->ents);
 	c->ents = v.ents;
 	c->n = v.n;
+	ss_cgroup_scan_free(&c->scan);
+	c->scan = scan;
+	report_skips(c);
 	return 0;
 }
 
@@ -324,30 +461,39 @@ int ss_cgroup_cache_init(struct ss_cgroup_cache *c, const char *mount)
 	return ss_cgroup_cache_rescan(c);
 }
 
-static const char *lookup(const struct ss_cgroup_cache *c, uint64_t id)
+static const struct ss_cgroup_entry *lookup(const struct ss_cgroup_cache *c,
+					    uint64_t id)
 {
-	struct ss_cgroup_entry key = { .id = id }, *e;
+	struct ss_cgroup_entry key = { .id = id };
 
 	if (!c->n)
 		return NULL;
-	e = bsearch(&key, c->ents, c->n, sizeof(*c->ents), cmp_entry);
-	return e ? e->path : NULL;
+	return bsearch(&key, c->ents, c->n, sizeof(*c->ents), cmp_entry);
+}
+
+int ss_cgroup_find(struct ss_cgroup_cache *c, uint64_t id, const char **path)
+{
+	const struct ss_cgroup_entry *e;
+
+	*path = NULL;
+	if (id == 0)
+		return 0; /* no inode 0: never worth a rescan */
+	e = lookup(c, id);
+	if (!e && now_ns() - c->last_scan_ns >= c->rescan_interval_ns &&
+	    !ss_cgroup_cache_rescan(c))
+		e = lookup(c, id);
+	if (!e)
+		return 0;
+	*path = e->path;
+	return 1;
 }
 
 const char *ss_cgroup_path(struct ss_cgroup_cache *c, uint64_t id)
 {
 	const char *p;
 
-	if (id == 0)
-		return NULL; /* no inode 0: never worth a rescan */
-	p = lookup(c, id);
-	if (p)
-		return p;
-	if (now_ns() - c->last_scan_ns < c->rescan_interval_ns)
-		return NULL;
-	if (ss_cgroup_cache_rescan(c))
-		return NULL;
-	return lookup(c, id);
+	ss_cgroup_find(c, id, &p);
+	return p;
 }
 
 void ss_cgroup_cache_free(struct ss_cgroup_cache *c)
@@ -362,6 +508,7 @@ void ss_cgroup_cache_free(struct ss_cgroup_cache *c)
 	free(c->retired);
 	c->retired = NULL;
 	c->nretired = c->retired_cap = 0;
+	ss_cgroup_scan_free(&c->scan);
 }
 
 struct id_vec {
@@ -423,7 +570,7 @@ int ss_cgroup_descendant_ids(const char *mount, const char *path, uint64_t *ids,
 	ret = full_path(mount, path, &full);
 	if (ret)
 		return ret;
-	ret = walk_from(full, collect_id, &v);
+	ret = walk_from(full, PATH_MAX - 1, collect_id, &v, NULL);
 	free(full);
 	return ret ? ret : v.n;
 }

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <limits.h>
 
 #define SS_CONTAINER_SHORT_ID_LEN 12
@@ -36,7 +37,25 @@ int ss_cgroup_v2_mount_from(const char *mountinfo_path, char *buf, size_t len);
 
 struct ss_cgroup_entry {
 	uint64_t id; /* cgroup id == directory inode number */
-	char *path; /* relative to the mount: "/" or "/a/b" */
+	char *path; /* relative to the mount: "/" or "/a/b"; NULL: unnamed */
+};
+
+#define SS_CGROUP_MAX_SKIPS 8
+
+/* One subtree a scan could not name. */
+struct ss_cgroup_skip {
+	char *where; /* "<parent path>/<child name>", relative to the mount */
+	size_t parent_len; /* bytes of @where that are the parent's path */
+	int err; /* ENAMETOOLONG: path too long; else why it was not read */
+	size_t count; /* cgroups in the subtree (1 if it was not read) */
+};
+
+/* What one scan of the hierarchy skipped; every other cgroup is named. */
+struct ss_cgroup_scan {
+	size_t unnamed; /* cgroups whose path is over PATH_MAX - 1 bytes */
+	size_t unread; /* entries that could not be opened or listed */
+	struct ss_cgroup_skip skips[SS_CGROUP_MAX_SKIPS];
+	size_t nskips, skips_left_off;
 };
 
 struct ss_cgroup_cache {
@@ -47,6 +66,9 @@ struct ss_cgroup_cache {
 	uint64_t rescan_interval_ns; /* least time between rescans on a miss */
 	char **retired; /* paths of removed cgroups, freed with the cache */
 	size_t nretired, retired_cap;
+	struct ss_cgroup_scan scan; /* what the last scan skipped */
+	FILE *diag; /* if set, each scan that skips differently says so here */
+	size_t reported_unnamed, reported_unread;
 };
 
 #define SS_CGROUP_RESCAN_INTERVAL_NS 1000000000ULL
@@ -63,8 +85,17 @@ int ss_cgroup_cache_init(struct ss_cgroup_cache *c, const char *mount);
 
 /*
  * ss_cgroup_cache_rescan - rescan the hierarchy now, ignoring the rate limit.
- * Strings already returned by ss_cgroup_path() stay valid. Returns 0 or -errno
- * (the previous contents are kept on failure).
+ * Strings already returned by ss_cgroup_path() stay valid.
+ *
+ * The walk opens each directory relative to its parent, so it is not
+ * limited by PATH_MAX. One entry that cannot be named or read never hides
+ * the others: a cgroup whose mount + path would exceed PATH_MAX - 1 bytes is
+ * kept without a path (with its whole subtree), one that cannot be opened or
+ * listed (EACCES, EMFILE, ...) is skipped, one removed during the scan is
+ * left out; c->scan counts them and names each skipped subtree by its
+ * parent, and c->diag (if set) gets one line per subtree whenever the counts
+ * change. Returns 0, or -errno for the mount itself or -ENOMEM (the previous
+ * contents are then kept).
  */
 int ss_cgroup_cache_rescan(struct ss_cgroup_cache *c);
 
@@ -74,12 +105,36 @@ int ss_cgroup_cache_rescan(struct ss_cgroup_cache *c);
  *
  * On a miss the hierarchy is rescanned at most once per call, and only if
  * rescan_interval_ns has passed since the last scan. Returns NULL for an
- * id that does not exist (the caller prints the number). The string stays
+ * id that does not exist or has no path (the caller prints the number); a
+ * cgroup without a path is found, so asking for it causes no rescans. The string stays
  * valid until ss_cgroup_cache_free(), even across rescans: paths of removed
  * or renamed cgroups are kept until then, so memory grows with the number
  * of distinct cgroups seen during the run.
  */
 const char *ss_cgroup_path(struct ss_cgroup_cache *c, uint64_t id);
+
+/*
+ * ss_cgroup_cache_set_diag - where each scan that skips a different number
+ * of cgroups says which (one line per subtree, "switchstat: cgroups under
+ * <mount><parent>: N not named (...)"); NULL: nowhere. Says it now for the
+ * last scan.
+ */
+void ss_cgroup_cache_set_diag(struct ss_cgroup_cache *c, FILE *f);
+
+/*
+ * ss_cgroup_find - as ss_cgroup_path(), and tells a cgroup that exists but has
+ * no path (too long: see ss_cgroup_cache_rescan) from an unknown id.
+ * @path: receives the path, or NULL
+ *
+ * Returns 1 if cgroup @id was found by the last scan (*path may still be
+ * NULL), 0 if not.
+ */
+int ss_cgroup_find(struct ss_cgroup_cache *c, uint64_t id, const char **path);
+
+/*
+ * ss_cgroup_scan_free - release the strings of @sc and zero it.
+ */
+void ss_cgroup_scan_free(struct ss_cgroup_scan *sc);
 
 /*
  * ss_cgroup_cache_free - release the memory held by @c (not @c itself).

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <pthread.h>
 #include <linux/magic.h>
 
 #include "cgroup.h"
@@ -697,6 +698,39 @@ Test(cgroup_live, path_over_path_max_blinds_nothing_else)
 		}
 	}
 	cr_expect(named > 0 && named < CHAIN_LEVELS, "named %d", named);
+	/* counted, and said once with the parent's path and the count */
+	cr_expect_eq(c.scan.unnamed, (size_t)(CHAIN_LEVELS - named));
+	cr_expect_eq(c.scan.unread, 0);
+	cr_assert_eq(c.scan.nskips, 1);
+	chain_path(deep, named - 1);
+	cr_expect_eq(c.scan.skips[0].err, ENAMETOOLONG);
+	cr_expect_eq(c.scan.skips[0].count, (size_t)(CHAIN_LEVELS - named));
+	cr_expect_eq(c.scan.skips[0].parent_len, strlen(deep));
+	cr_expect(!strncmp(c.scan.skips[0].where, deep, strlen(deep)),
+		  "skip not under the last named level");
+	cr_expect_eq(ss_cgroup_find(&c, ids[CHAIN_LEVELS - 1], &p), 1,
+		     "an unnamed cgroup is not found");
+	cr_expect_null(p);
+	{
+		char *msg = NULL, cnt[32];
+		size_t msglen = 0;
+
+		c.diag = open_memstream(&msg, &msglen);
+		cr_assert_not_null(c.diag);
+		c.reported_unnamed = 0; /* as if the counts changed */
+		cr_assert_eq(ss_cgroup_cache_rescan(&c), 0);
+		fclose(c.diag);
+		c.diag = NULL;
+		snprintf(cnt, sizeof(cnt), ": %d not named",
+			 CHAIN_LEVELS - named);
+		cr_expect(msg && strstr(msg, deep) && strstr(msg, cnt),
+			  "-v line: %s", msg ? msg : "(none)");
+		cr_expect(msg && strstr(msg, mnt) ==
+					  msg + strlen("switchstat: cgroups "
+						       "under "),
+			  "-v line lacks the mount: %s", msg ? msg : "(none)");
+		free(msg);
+	}
 	/* a cgroup made after the first scan is found by a rescan */
 	cr_assert_eq(mkdir(dir_c, 0755), 0, "mkdir c: %s", strerror(errno));
 	id_c = ino_of(dir_c);
@@ -744,6 +778,8 @@ Test(cgroup_live, unreadable_cgroup_blinds_nothing_else)
 		pb = ss_cgroup_path(&c, ino_of(dir_b));
 		if (!pa || strcmp(pa, want_a) || !pb || strcmp(pb, want_b))
 			code = 2;
+		else if (c.scan.unread < 1)
+			code = 4;
 		ss_cgroup_cache_free(&c);
 		_exit(code);
 	}
@@ -753,4 +789,59 @@ Test(cgroup_live, unreadable_cgroup_blinds_nothing_else)
 		      "one unreadable cgroup failed the whole scan");
 	cr_expect_neq(WEXITSTATUS(status), 2, "a or b lost its path");
 	cr_expect_neq(WEXITSTATUS(status), 3, "cannot become nobody");
+	cr_expect_neq(WEXITSTATUS(status), 4, "c not counted as unread");
+}
+
+struct churn {
+	volatile int stop;
+	int made;
+};
+
+/* Make and remove P/c/r0..r9 until told to stop. */
+static void *churn_cgroups(void *arg)
+{
+	struct churn *ch = arg;
+	char path[PATH_MAX + 256];
+
+	while (!ch->stop) {
+		for (int i = 0; i < 10; i++) {
+			snprintf(path, sizeof(path), "%s/r%d", dir_c, i);
+			if (!mkdir(path, 0755))
+				ch->made++;
+		}
+		for (int i = 0; i < 10; i++) {
+			snprintf(path, sizeof(path), "%s/r%d", dir_c, i);
+			rmdir(path);
+		}
+	}
+	return NULL;
+}
+
+/* Cgroups removed while a scan walks them (ENOENT) hide nothing else. */
+Test(cgroup_live, cgroups_removed_mid_scan_blind_nothing_else)
+{
+	struct churn ch = { 0 };
+	struct ss_cgroup_cache c;
+	char want_a[256];
+	pthread_t th;
+	int bad = 0, scans;
+
+	live_setup();
+	snprintf(want_a, sizeof(want_a), "%s/a", rel_p);
+	cr_assert_eq(mkdir(dir_c, 0755), 0, "mkdir c: %s", strerror(errno));
+	cr_assert_eq(ss_cgroup_cache_init(&c, mnt), 0);
+	cr_assert_eq(pthread_create(&th, NULL, churn_cgroups, &ch), 0);
+	for (scans = 0; scans < 300; scans++) {
+		const char *p;
+
+		if (ss_cgroup_cache_rescan(&c) ||
+		    !(p = ss_cgroup_path(&c, ino_of(dir_a))) ||
+		    strcmp(p, want_a) || c.scan.unread)
+			bad++;
+	}
+	ch.stop = 1;
+	pthread_join(th, NULL);
+	cr_expect_eq(bad, 0, "%d of %d scans lost a or failed", bad, scans);
+	cr_expect_gt(ch.made, 0, "no cgroups churned");
+	ss_cgroup_cache_free(&c);
 }
