@@ -63,6 +63,12 @@ struct ss_val {
 	__u64 pgalloc;
 	__u64 reclaim_count;
 	__u64 reclaim_ns;
+	/*
+	 * Counters read with their times (SS_CTR_TIMES): the events'
+	 * time_enabled and time_running summed over the slices charged, ns.
+	 */
+	__u64 ctr_enabled_ns[SS_MAX_COUNTERS];
+	__u64 ctr_running_ns[SS_MAX_COUNTERS];
 };
 
 /* Per-CPU tracing state; never reset by the host. */

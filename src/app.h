@@ -31,6 +31,7 @@ struct ss_report_info {
 	char ctr_name[SS_MAX_COUNTERS]
 		     [SS_EVENT_NAME_LEN]; /* perf names, e.g. cache-misses */
 	bool counters_na; /* no PMU: counter columns show n/a */
+	uint64_t ctr_timed; /* bit i: counter i read with enabled/running */
 	bool mem_na[3]; /* faults, pgalloc, reclaim columns show n/a */
 	struct ss_cgroup_cache *cg; /* cgroup names; NULL: ids print */
 };

@@ -225,6 +225,7 @@ static int ctr_configure(struct ss_app *app, void *st)
 				times |= 1ULL << i;
 		ss_app_define(app, "SS_NR_CPUS", ctr->ncpus);
 		ss_app_define(app, "SS_CTR_TIMES", times);
+		app->info.ctr_timed = times;
 	}
 	return 0;
 }

@@ -18,7 +18,7 @@
 
 struct ss_cgroup_cache;
 
-#define SS_MAX_COLS 40
+#define SS_MAX_COLS 48
 
 struct ss_out;
 
@@ -39,6 +39,7 @@ struct ss_out {
 	char ctr_name[SS_MAX_COUNTERS]
 		     [SS_EVENT_NAME_LEN]; /* perf names, e.g. cache-misses */
 	bool counters_na; /* no PMU: columns show n/a */
+	uint64_t ctr_timed; /* bit i: counter i is read with its times */
 	bool mem_na[3]; /* faults, pgalloc, reclaim */
 	struct ss_cgroup_cache *cg; /* for cgroup names; may be NULL */
 	struct ss_col cols[SS_MAX_COLS];
