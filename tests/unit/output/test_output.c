@@ -950,3 +950,96 @@ Test(output_memory, columns_and_na)
 		  "row '%s'", l[1]);
 	free(txt);
 }
+
+/* ---- multiplexed counters: measured, scaled, never ran (H27) ---------- */
+
+/*
+ * Row 0 (worker): cycles never on the PMU in its slices (enabled 4 ms,
+ * running 0), instructions fully counted, cache-misses on the PMU a quarter
+ * of the time (its count is the scaled estimate). Row 1 (sh): no slice was
+ * read at all (enabled 0). All three are read with their times.
+ */
+static void multiplexed(struct fixture *fx, const char *const *args)
+{
+	fixture(fx, args);
+	set_counters(&fx->out, ARGS("cycles", "instructions", "cache-misses"));
+	fx->out.ctr_timed = 7;
+	fx->rows[0].v.counters[0] = 0;
+	fx->rows[0].v.ctr_enabled_ns[0] = 4000000;
+	fx->rows[0].v.ctr_running_ns[0] = 0;
+	fx->rows[0].v.counters[1] = 3000000;
+	fx->rows[0].v.ctr_enabled_ns[1] = 4000000;
+	fx->rows[0].v.ctr_running_ns[1] = 4000000;
+	fx->rows[0].v.counters[2] = 6000;
+	fx->rows[0].v.ctr_enabled_ns[2] = 4000000;
+	fx->rows[0].v.ctr_running_ns[2] = 1000000;
+	fx->rows[0].v.counter_scaled = 4;
+	ss_out_init(&fx->out);
+}
+
+Test(output_counters, never_ran_is_empty_csv)
+{
+	struct fixture fx;
+	char *txt, *l[16];
+
+	multiplexed(&fx, ARGS("--csv"));
+	txt = render(&fx);
+	cr_assert_eq(lines(txt, l, 16), 3);
+	expect_field(l[0], l[1], "cycles", "");
+	expect_field(l[0], l[1], "instructions", "3000000");
+	expect_field(l[0], l[1], "cache_misses", "6000");
+	/* IPC needs cycles: not measured; MPKI has both parts */
+	expect_field(l[0], l[1], "ipc", "");
+	expect_field(l[0], l[1], "mpki", "2.0000");
+	expect_field(l[0], l[1], "scaled", "1");
+	expect_field(l[0], l[1], "cycles_running_pct", "0.0000");
+	expect_field(l[0], l[1], "instructions_running_pct", "100.0000");
+	expect_field(l[0], l[1], "cache_misses_running_pct", "25.0000");
+	/* sh: nothing was read, so nothing is 0 */
+	expect_field(l[0], l[2], "cycles", "");
+	expect_field(l[0], l[2], "instructions", "");
+	expect_field(l[0], l[2], "cache_misses", "");
+	expect_field(l[0], l[2], "ipc", "");
+	expect_field(l[0], l[2], "mpki", "");
+	expect_field(l[0], l[2], "cycles_running_pct", "");
+	free(txt);
+}
+
+Test(output_counters, never_ran_is_na_in_the_table)
+{
+	struct fixture fx;
+	char *txt, *l[16];
+
+	multiplexed(&fx, NOARGS);
+	txt = render(&fx);
+	cr_assert_eq(lines(txt, l, 16), 4);
+	cr_expect(strstr(l[0], "%CPU   CYCLES    INSTR LLC-MISS   IPC   MPKI"),
+		  "header '%s'", l[0]);
+	/* cycles n/a (not 0*), IPC n/a, the scaled estimate marked */
+	cr_expect(strstr(l[1], "25.0      n/a    3.00M    6000*   n/a  2.00*"),
+		  "row '%s'", l[1]);
+	cr_expect(strstr(l[2], "0.1      n/a      n/a      n/a   n/a    n/a"),
+		  "row '%s'", l[2]);
+	free(txt);
+}
+
+Test(output_counters, never_ran_is_null_json)
+{
+	struct fixture fx;
+	char *txt;
+
+	multiplexed(&fx, ARGS("--json"));
+	txt = render(&fx);
+	cr_expect(strstr(txt, "\"cycles\":null,\"instructions\":3000000,"
+			      "\"cache_misses\":6000,\"ipc\":null,"
+			      "\"mpki\":2.0000,\"scaled\":1,"
+			      "\"cycles_running_pct\":0.0000,"
+			      "\"instructions_running_pct\":100.0000,"
+			      "\"cache_misses_running_pct\":25.0000,"),
+		  "%s", txt);
+	cr_expect(strstr(txt, "\"cycles\":null,\"instructions\":null,"
+			      "\"cache_misses\":null,\"ipc\":null,"
+			      "\"mpki\":null,"),
+		  "%s", txt);
+	free(txt);
+}
