@@ -16,15 +16,21 @@
  * The host opens counter i on every CPU and stores the fds in ctr<i>, by
  * CPU.  At each switch ss_feature_switch_counters() reads this CPU's
  * counters (bpf_perf_event_read_value: counter, time enabled, time
- * running), keeps the reading in struct ss_cpu and leaves the delta since
- * the previous switch in cpu->ctr_delta[]; ss_feature_switch_charge() adds
- * it to the leaving task's row.  A delta is skipped and counted, never
+ * running), keeps the reading in struct ss_cpu and leaves the raw delta
+ * since the previous switch in cpu->ctr_raw[] (with the enabled and running
+ * deltas in ctr_de/ctr_dr[] for multiplexed counters);
+ * ss_feature_switch_charge() adds them to the leaving task's row, and the
+ * host scales the row's sums once per interval (src/rows.c
+ * ss_rows_scale_counters, perf stat's rule per task), so an event that
+ * never ran in any of the task's slices is "not counted", never 0.  A delta is skipped and counted, never
  * charged, when the read fails (SS_STAT_CTR_ERROR; the next reading is a
  * new baseline), when there is no previous reading on this CPU
  * (SS_STAT_CTR_FIRST) or when a value went backwards
- * (SS_STAT_CTR_BACKWARDS).  Multiplexed counters are scaled by
- * enabled/running as perf stat does (ss_ctr_scale in ctr_scale.h, checked
- * against the host's ss_counter_scale by the unit tests).
+ * (SS_STAT_CTR_BACKWARDS).  For --trace, each slice's own delta is in
+ * cpu->ctr_delta[], multiplexed ones scaled by enabled/running as perf stat
+ * does (ss_ctr_scale in ctr_scale.h, checked against the host's
+ * ss_counter_scale by the unit tests); a slice in which the counter never
+ * ran has its ctr_delta_valid bit clear (printed n/a).
  */
 #ifndef SWITCHSTAT_COUNTERS_BPF_H
 #define SWITCHSTAT_COUNTERS_BPF_H
@@ -169,10 +175,18 @@ static __always_inline void ss_ctr_step(struct ss_cpu *cpu, int i)
 	d = v.counter - cpu->ctr_prev[i];
 	de = v.enabled - cpu->ctr_enabled_prev[i];
 	dr = v.running - cpu->ctr_running_prev[i];
-	if ((SS_CTR_TIMES & bit) && dr < de) {
-		/* multiplexed: d * de / dr (ctr_scale.h) */
-		cpu->ctr_delta_scaled |= bit;
-		d = ss_ctr_scale(d, de, dr);
+	cpu->ctr_raw[i] = d;
+	cpu->ctr_charge |= bit;
+	if (SS_CTR_TIMES & bit) {
+		cpu->ctr_de[i] = de;
+		cpu->ctr_dr[i] = dr;
+		if (dr == 0 && de > 0)
+			goto keep; /* never on the PMU: not counted */
+		if (dr < de) {
+			/* multiplexed: d * de / dr (ctr_scale.h) */
+			cpu->ctr_delta_scaled |= bit;
+			d = ss_ctr_scale(d, de, dr);
+		}
 	}
 	cpu->ctr_delta[i] = d;
 	cpu->ctr_delta_valid |= bit;
@@ -197,6 +211,7 @@ static __always_inline void ss_feature_switch_counters(struct ss_cpu *cpu,
 #if SS_NR_COUNTERS > 0
 	cpu->ctr_delta_valid = 0;
 	cpu->ctr_delta_scaled = 0;
+	cpu->ctr_charge = 0;
 #pragma unroll
 	for (int i = 0; i < SS_NR_COUNTERS; i++)
 		ss_ctr_step(cpu, i);
@@ -208,13 +223,20 @@ static __always_inline void ss_feature_switch_charge(struct ss_cpu *cpu,
 						     struct ss_val *val)
 {
 #if SS_NR_COUNTERS > 0
-	__u64 valid = cpu->ctr_delta_valid, scaled = cpu->ctr_delta_scaled;
+	__u64 charge = cpu->ctr_charge, scaled = cpu->ctr_delta_scaled;
 
 #pragma unroll
-	for (int i = 0; i < SS_NR_COUNTERS; i++)
-		if (valid & (1ULL << i))
-			__sync_fetch_and_add(&val->counters[i],
-					     cpu->ctr_delta[i]);
+	for (int i = 0; i < SS_NR_COUNTERS; i++) {
+		if (!(charge & (1ULL << i)))
+			continue;
+		__sync_fetch_and_add(&val->counters[i], cpu->ctr_raw[i]);
+		if (SS_CTR_TIMES & (1ULL << i)) {
+			__sync_fetch_and_add(&val->ctr_enabled_ns[i],
+					     cpu->ctr_de[i]);
+			__sync_fetch_and_add(&val->ctr_running_ns[i],
+					     cpu->ctr_dr[i]);
+		}
+	}
 	/* rarely true: only a multiplexed counter sets a bit */
 	if (scaled & ~val->counter_scaled)
 		__sync_fetch_and_or(&val->counter_scaled, scaled);

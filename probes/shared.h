@@ -84,8 +84,13 @@ struct ss_cpu {
 	__u64 curr_nvcsw; /* raw path: the owner's nvcsw when it switched in */
 	/* the slice that just ended, from ss_feature_switch_counters */
 	__u64 ctr_delta[SS_MAX_COUNTERS];
-	__u64 ctr_delta_valid; /* bit i: ctr_delta[i] is to be charged */
+	__u64 ctr_delta_valid; /* bit i: ctr_delta[i] was counted (--trace) */
 	__u64 ctr_delta_scaled; /* bit i: ctr_delta[i] was scaled */
+	/* for the rows: raw deltas and, SS_CTR_TIMES counters, their times */
+	__u64 ctr_raw[SS_MAX_COUNTERS];
+	__u64 ctr_de[SS_MAX_COUNTERS]; /* time_enabled delta of the slice */
+	__u64 ctr_dr[SS_MAX_COUNTERS]; /* time_running delta of the slice */
+	__u64 ctr_charge; /* bit i: ctr_raw/de/dr[i] are to be charged */
 	/* -M faults: page-faults-min + -maj of this CPU at the last reading */
 	__u64 flt_prev;
 	__u64 flt_delta; /* faults in the slice that just ended */

@@ -167,6 +167,9 @@ static int core_interval(struct ss_app *app, void *st)
 		add_idle_rows(app);
 	if (app->o.per_cgroup)
 		ss_rows_merge_by_cgroup(&app->iv);
+	/* multiplexed counters: scaled once per row, over all its slices */
+	ss_rows_scale_counters(&app->iv, app->info.nr_counters,
+			       app->info.ctr_timed);
 	ss_rows_sort(&app->iv, app->o.sort);
 	if (!app->o.hist_only && !app->o.quiet)
 		ss_out_interval(&app->out, app->f, &app->iv);

@@ -195,6 +195,27 @@ static void per_series(struct ss_prom *p, const struct prom_state *pr,
 
 #define VOFF(field) offsetof(struct ss_series_val, field)
 
+/*
+ * switchstat_perf_events_total of counter @i: series in which the event was
+ * never measured (multiplexed, never on the PMU) have no sample, not a 0.
+ */
+static void per_counted_series(struct ss_prom *p, const struct prom_state *pr,
+			       int i, const char *event)
+{
+	struct ss_prom_label l[NLAB_MAX];
+	char v[SS_PROM_VAL_LEN];
+
+	for (size_t k = 0; k < nseries(pr); k++) {
+		const struct ss_series *s = series_at(pr, k);
+		size_t n;
+
+		if (!(s->v.counted & (1ULL << i)))
+			continue;
+		n = series_labels(pr, k, l, "event", event);
+		ss_prom_sample(p, l, n, ss_prom_u64(v, s->v.counters[i]));
+	}
+}
+
 static void one_value(struct ss_prom *p, const char *name,
 		      enum ss_prom_type type, const char *help,
 		      const char *unit, const char *value)
@@ -384,8 +405,7 @@ static void render(const struct prom_state *pr, const struct ss_app *app,
 			       "switchstat_perf_events_scaled.",
 			       NULL);
 		for (int i = 0; i < app->info.nr_counters; i++)
-			per_series(&p, pr, VOFF(counters[i]), V_U64, "event",
-				   app->info.ctr_name[i]);
+			per_counted_series(&p, pr, i, app->info.ctr_name[i]);
 		ss_prom_family(&p, "switchstat_perf_events_scaled",
 			       SS_PROM_GAUGE,
 			       "1 if some counts of the event were scaled "
@@ -498,6 +518,7 @@ static int prom_start(struct ss_app *app, void *st)
 	}
 	pr->st.alive = series_alive;
 	pr->st.alive_ctx = pr;
+	pr->st.ctr_timed = app->info.ctr_timed;
 	pr->cg = app->info.cg;
 	if (!pr->cg) {
 		char mount[PATH_MAX];

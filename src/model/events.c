@@ -493,6 +493,41 @@ uint64_t ss_counter_scale(uint64_t delta, uint64_t enabled_delta,
 	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
 }
 
+enum ss_ctr_state ss_counter_state(bool timed, uint64_t enabled_ns,
+				   uint64_t running_ns)
+{
+	if (!timed)
+		return SS_CTR_COUNTED;
+	if (running_ns == 0)
+		return SS_CTR_NOT_COUNTED;
+	return running_ns >= enabled_ns ? SS_CTR_COUNTED : SS_CTR_SCALED;
+}
+
+double ss_counter_running_pct(bool timed, uint64_t enabled_ns,
+			      uint64_t running_ns)
+{
+	if (!timed)
+		return 100.0;
+	if (enabled_ns == 0)
+		return NAN;
+	if (running_ns >= enabled_ns)
+		return 100.0;
+	return (double)running_ns * 100.0 / (double)enabled_ns;
+}
+
+uint64_t ss_counter_estimate(bool timed, uint64_t raw, uint64_t enabled_ns,
+			     uint64_t running_ns, enum ss_ctr_state *state)
+{
+	bool scaled;
+
+	*state = ss_counter_state(timed, enabled_ns, running_ns);
+	if (*state == SS_CTR_NOT_COUNTED)
+		return 0;
+	if (!timed)
+		return raw;
+	return ss_counter_scale(raw, enabled_ns, running_ns, &scaled);
+}
+
 double ss_ipc(uint64_t instructions, uint64_t cycles)
 {
 	if (cycles == 0)

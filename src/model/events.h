@@ -175,6 +175,45 @@ enum ss_delta_status ss_counter_delta(uint64_t prev, uint64_t cur,
 uint64_t ss_counter_scale(uint64_t delta, uint64_t enabled_delta,
 			  uint64_t running_delta, bool *scaled);
 
+/* What one event's count over a task's slices in an interval is. */
+enum ss_ctr_state {
+	SS_CTR_NOT_COUNTED, /* never on the PMU (perf: <not counted>) */
+	SS_CTR_COUNTED, /* on the PMU all the time it was enabled: exact */
+	SS_CTR_SCALED, /* on the PMU part of the time: an estimate */
+};
+
+/*
+ * ss_counter_state - whether an event was measured over a row's slices.
+ * @timed:      the event is read with its times (may be multiplexed);
+ *              software events are not, and are always counted
+ * @enabled_ns: time_enabled summed over the slices charged to the row
+ * @running_ns: time_running summed over the same slices
+ *
+ * A timed event with @running_ns == 0 never ran: NOT_COUNTED, whatever
+ * @enabled_ns (0 too: no slice was read). @running_ns >= @enabled_ns:
+ * COUNTED; else SCALED (perf stat's rule for one event of one task).
+ */
+enum ss_ctr_state ss_counter_state(bool timed, uint64_t enabled_ns,
+				   uint64_t running_ns);
+
+/*
+ * ss_counter_running_pct - time_running / time_enabled over a row's slices,
+ * percent (0..100): 100 for an event not read with times, NAN for a timed
+ * one with @enabled_ns == 0 (nothing was read), else at most 100.
+ */
+double ss_counter_running_pct(bool timed, uint64_t enabled_ns,
+			      uint64_t running_ns);
+
+/*
+ * ss_counter_estimate - a row's count of one event: @raw (the deltas summed
+ * over its slices) scaled by enabled / running over those slices, as perf
+ * stat scales one task's count (ss_counter_scale). Untimed events give
+ * @raw. *@state receives ss_counter_state(); the result is 0 when it is
+ * NOT_COUNTED and must then not be shown as a number.
+ */
+uint64_t ss_counter_estimate(bool timed, uint64_t raw, uint64_t enabled_ns,
+			     uint64_t running_ns, enum ss_ctr_state *state);
+
 /*
  * ipc - instructions per cycle. Returns NAN when @cycles is 0.
  */

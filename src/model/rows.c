@@ -2,6 +2,8 @@
 /* rows.c - interval rows: storage, cgroup merge, sorting, totals. */
 #include "rows.h"
 
+#include "events.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,8 +47,11 @@ static void val_add(struct ss_val *d, const struct ss_val *s)
 	d->oncpu_ns += s->oncpu_ns;
 	d->voluntary += s->voluntary;
 	d->involuntary += s->involuntary;
-	for (int i = 0; i < SS_MAX_COUNTERS; i++)
+	for (int i = 0; i < SS_MAX_COUNTERS; i++) {
 		d->counters[i] += s->counters[i];
+		d->ctr_enabled_ns[i] += s->ctr_enabled_ns[i];
+		d->ctr_running_ns[i] += s->ctr_running_ns[i];
+	}
 	d->counter_scaled |= s->counter_scaled;
 	d->faults += s->faults;
 	d->pgalloc += s->pgalloc;
@@ -60,6 +65,32 @@ static int cmp_cgroup(const void *a, const void *b)
 
 	return (x->v.cgroup_id > y->v.cgroup_id) -
 	       (x->v.cgroup_id < y->v.cgroup_id);
+}
+
+/* ss_rows_scale_counters - see rows.h */
+void ss_rows_scale_counters(struct ss_interval *iv, int nr_counters,
+			    uint64_t timed)
+{
+	if (nr_counters > SS_MAX_COUNTERS)
+		nr_counters = SS_MAX_COUNTERS;
+	for (size_t r = 0; r < iv->n; r++) {
+		struct ss_val *v = &iv->rows[r].v;
+
+		for (int i = 0; i < nr_counters; i++) {
+			uint64_t bit = 1ULL << i;
+			enum ss_ctr_state st;
+
+			if (!(timed & bit))
+				continue;
+			v->counters[i] = ss_counter_estimate(
+				true, v->counters[i], v->ctr_enabled_ns[i],
+				v->ctr_running_ns[i], &st);
+			if (st == SS_CTR_SCALED)
+				v->counter_scaled |= bit;
+			else
+				v->counter_scaled &= ~bit;
+		}
+	}
 }
 
 /* ss_rows_merge_by_cgroup - see rows.h */

@@ -39,6 +39,19 @@ void ss_rows_reset(struct ss_interval *iv);
 void ss_rows_free(struct ss_interval *iv);
 
 /*
+ * ss_rows_scale_counters - turn each row's counter sums into its counts
+ * over the interval, once all rows that are summed have been (after
+ * ss_rows_merge_by_cgroup): counter i in @timed, read with its times, gets
+ * ss_counter_estimate() of its raw sum and summed enabled/running times,
+ * bit i of counter_scaled set iff that is an estimate (SS_CTR_SCALED), 0
+ * if it never ran (SS_CTR_NOT_COUNTED: ctr_running_ns[i] stays 0, which
+ * is how the output tells it); the times are kept for the running
+ * fraction. Counters not in @timed are left as they are.
+ */
+void ss_rows_scale_counters(struct ss_interval *iv, int nr_counters,
+			    uint64_t timed);
+
+/*
  * ss_rows_merge_by_cgroup - collapse rows into one row per cgroup id (-G):
  * all numeric fields summed, key.tgid = key.tid = 0, comm cleared.
  */

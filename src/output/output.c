@@ -11,6 +11,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cgroup.h"
@@ -122,17 +123,51 @@ static void get_cpu_pct(const struct ss_out *out, const struct ss_col *col,
 	c->d = ss_cpu_pct(r->v.oncpu_ns, iv->interval_ns);
 }
 
+/* How counter @i of row @r was measured (ss_rows_scale_counters ran). */
+static enum ss_ctr_state ctr_state(const struct ss_out *out,
+				   const struct ss_row *r, int i)
+{
+	return ss_counter_state(out->ctr_timed & (1ULL << i),
+				r->v.ctr_enabled_ns[i], r->v.ctr_running_ns[i]);
+}
+
+/*
+ * A counter's count: n/a (CSV empty, JSON null) without a PMU or when the
+ * event never ran in the row's slices (perf's <not counted>), never 0;
+ * marked when it is a multiplexing estimate.
+ */
 static void get_counter(const struct ss_out *out, const struct ss_col *col,
 			const struct ss_interval *iv, const struct ss_row *r,
 			struct ss_value *c)
 {
-	if (out->counters_na) {
+	enum ss_ctr_state st = ctr_state(out, r, col->arg);
+
+	if (out->counters_na || st == SS_CTR_NOT_COUNTED) {
 		c->kind = SS_VAL_NULL;
 		return;
 	}
 	c->kind = SS_VAL_U64;
 	c->u = r->v.counters[col->arg];
-	c->mark = r->v.counter_scaled & (1ULL << col->arg);
+	c->mark = st == SS_CTR_SCALED ||
+		  (r->v.counter_scaled & (1ULL << col->arg));
+}
+
+/* time_running / time_enabled of a counter over the row's slices, % */
+static void get_running_pct(const struct ss_out *out, const struct ss_col *col,
+			    const struct ss_interval *iv,
+			    const struct ss_row *r, struct ss_value *c)
+{
+	int i = col->arg;
+	double pct = ss_counter_running_pct(out->ctr_timed & (1ULL << i),
+					    r->v.ctr_enabled_ns[i],
+					    r->v.ctr_running_ns[i]);
+
+	if (out->counters_na || isnan(pct)) {
+		c->kind = SS_VAL_NULL;
+		return;
+	}
+	c->kind = SS_VAL_DBL;
+	c->d = pct;
 }
 
 static int counter_index(const struct ss_out *out, const char *name)
@@ -143,15 +178,21 @@ static int counter_index(const struct ss_out *out, const char *name)
 	return -1;
 }
 
-/* arg packs two counter indexes: numerator << 8 | denominator */
+/*
+ * arg packs two counter indexes: numerator << 8 | denominator. A ratio
+ * needs both parts measured: n/a if either never ran.
+ */
 static void get_ratio(const struct ss_out *out, const struct ss_col *col,
 		      const struct ss_interval *iv, const struct ss_row *r,
 		      struct ss_value *c)
 {
 	int num = col->arg >> 8, den = col->arg & 0xff;
+	enum ss_ctr_state sn = ctr_state(out, r, num),
+			  sd = ctr_state(out, r, den);
 	double v;
 
-	if (out->counters_na) {
+	if (out->counters_na || sn == SS_CTR_NOT_COUNTED ||
+	    sd == SS_CTR_NOT_COUNTED) {
 		c->kind = SS_VAL_NULL;
 		return;
 	}
@@ -165,7 +206,8 @@ static void get_ratio(const struct ss_out *out, const struct ss_col *col,
 	}
 	c->kind = SS_VAL_DBL;
 	c->d = v;
-	c->mark = r->v.counter_scaled & ((1ULL << num) | (1ULL << den));
+	c->mark = sn == SS_CTR_SCALED || sd == SS_CTR_SCALED ||
+		  (r->v.counter_scaled & ((1ULL << num) | (1ULL << den)));
 }
 
 static void get_scaled(const struct ss_out *out, const struct ss_col *col,
@@ -228,7 +270,8 @@ static void set_decimals(struct ss_col *c, int table_decimals)
 }
 
 /* storage for generated header and key strings */
-static char gen_names[SS_MAX_COUNTERS][2][SS_EVENT_NAME_LEN];
+/* [i][2]: the running fraction's key, "<key>_running_pct" */
+static char gen_names[SS_MAX_COUNTERS][3][SS_EVENT_NAME_LEN + 16];
 
 /* ss_out_init - see output.h */
 void ss_out_init(struct ss_out *out)
@@ -313,6 +356,17 @@ void ss_out_init(struct ss_out *out)
 		c->fd.style = SS_TS_DIV;
 		c->fd.table_div = 1e6;
 		set_decimals(c, 2);
+	}
+	/* CSV/JSON: how much of its enabled time each event was counted
+	 * (after the memory columns, so those keep their place) */
+	for (int i = 0; i < out->nr_counters; i++) {
+		snprintf(gen_names[i][2], sizeof(gen_names[i][2]),
+			 "%s_running_pct", gen_names[i][1]);
+		c = add_col(out, NULL, gen_names[i][2], 0, false,
+			    get_running_pct);
+		c->fd.unit = "percent";
+		c->arg = i;
+		set_decimals(c, 1);
 	}
 	if (machine && !o->per_cgroup) {
 		add_col(out, "CGID", "cgroup_id", 0, false, get_cgroup_id);

@@ -6,6 +6,8 @@
  */
 #include "prom_series.h"
 
+#include "events.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,13 +100,20 @@ const struct ss_series *ss_series_find(const struct ss_series_store *st,
 	return i < 0 ? NULL : &st->s[i];
 }
 
-static void add_val(struct ss_series_val *v, const struct ss_val *d)
+static void add_val(struct ss_series_val *v, const struct ss_val *d,
+		    uint64_t timed)
 {
 	v->oncpu_ns += d->oncpu_ns;
 	v->voluntary += d->voluntary;
 	v->involuntary += d->involuntary;
-	for (int i = 0; i < SS_MAX_COUNTERS; i++)
+	for (int i = 0; i < SS_MAX_COUNTERS; i++) {
+		if (ss_counter_state(timed & (1ULL << i), d->ctr_enabled_ns[i],
+				     d->ctr_running_ns[i]) ==
+		    SS_CTR_NOT_COUNTED)
+			continue; /* <not counted>: adds no 0 */
 		v->counters[i] += d->counters[i];
+		v->counted |= 1ULL << i;
+	}
 	v->faults += d->faults;
 	v->pgalloc += d->pgalloc;
 	v->reclaim_count += d->reclaim_count;
@@ -126,7 +135,7 @@ static int grow(struct ss_series_store *st)
 static void to_other(struct ss_series_store *st, const struct ss_row *r,
 		     uint64_t now_ns)
 {
-	add_val(&st->other.v, &r->v);
+	add_val(&st->other.v, &r->v, st->ctr_timed);
 	st->other.last_seen_ns = now_ns;
 	st->have_other = true;
 	st->overflow_rows++;
@@ -159,7 +168,7 @@ int ss_series_add(struct ss_series_store *st, const struct ss_row *r,
 		st->s[i].key = k;
 		st->slot[fs] = (int32_t)i;
 	}
-	add_val(&st->s[i].v, &r->v);
+	add_val(&st->s[i].v, &r->v, st->ctr_timed);
 	st->s[i].last_seen_ns = now_ns;
 	return 0;
 }

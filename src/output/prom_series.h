@@ -31,6 +31,7 @@ struct ss_series_val {
 	uint64_t voluntary;
 	uint64_t involuntary;
 	uint64_t counters[SS_MAX_COUNTERS];
+	uint64_t counted; /* bit i: counter i was measured in some interval */
 	uint64_t faults;
 	uint64_t pgalloc;
 	uint64_t reclaim_count;
@@ -51,6 +52,7 @@ typedef bool (*ss_series_alive_fn)(const struct ss_series_key *key, void *ctx);
 
 struct ss_series_store {
 	bool per_process; /* key: tgid, comm, cgroup; else cgroup only */
+	uint64_t ctr_timed; /* bit i: counter i is read with its times */
 	size_t max_series; /* cap, without the `other` series */
 	uint64_t ttl_ns; /* keep a gone series this long after last seen */
 	ss_series_alive_fn alive; /* NULL: everything is gone when idle */
@@ -76,7 +78,10 @@ int ss_series_init(struct ss_series_store *st, bool per_process,
 /*
  * ss_series_add - add one interval row's counts to its series (created if
  * new and the cap allows, else the row goes into `other`); @now_ns marks
- * the series as seen.  Returns 0, or -ENOMEM (the row is then in `other`).
+ * the series as seen.  The row's counters are its interval counts
+ * (ss_rows_scale_counters); one that was not counted (timed, never ran:
+ * st->ctr_timed) adds nothing and does not set its `counted` bit.
+ * Returns 0, or -ENOMEM (the row is then in `other`).
  */
 int ss_series_add(struct ss_series_store *st, const struct ss_row *r,
 		  uint64_t now_ns);

@@ -13,6 +13,9 @@
 #    and touchpages, touching N fresh pages after SIGUSR1, gets page-faults
 #    within 2% of its minflt delta (/proc/PID/stat field 10).  Twice: once
 #    as software events are read, once as PMU events are (with times).
+#    Each event's <event>_running_pct is 100 (software events are never
+#    multiplexed) where the event was read, and empty with its value where
+#    nothing was.
 . "$(dirname "$0")/lib.sh"
 need_root
 
@@ -141,6 +144,24 @@ sw_run() {
 	scaled=$(csv_sum "$T/$name.out" scaled)
 	[ "$scaled" -eq 0 ] ||
 		fail "$name: $scaled rows marked scaled with software events"
+	# each event's running fraction: software events always run (100 %),
+	# and an event is empty only where nothing was read (pct empty too)
+	python3 - "$T/$name.out" "$SPIN_A" "$SPIN_B" <<'PY' ||
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], encoding="latin-1", newline="")))
+seen = set()
+for r in rows:
+    for ev in ("cpu_clock", "page_faults"):
+        pct = r[ev + "_running_pct"]
+        assert pct in ("", "100.0000"), "%s_running_pct = %r: %s" % (ev, pct, r)
+        assert (r[ev] == "") == (pct == ""), "%s %r with pct %r" % (ev, r[ev], pct)
+        if r["pid"] in sys.argv[2:] and ev == "cpu_clock":
+            assert pct == "100.0000", "spinner %s: %r" % (r["pid"], pct)
+            seen.add(r["pid"])
+assert seen == set(sys.argv[2:]), "spinner rows: %s" % sorted(seen)
+print("  %d rows: running_pct 100 where measured, empty with the value" % len(rows))
+PY
+		fail "$name: running fractions"
 	# all rows: no counter value is lost or invented in bulk
 	check_within "$name: all rows cpu-clock vs oncpu_ns" \
 		"$(csv_sum "$T/$name.out" cpu_clock)" \

@@ -465,3 +465,62 @@ Test(ratios, mpki)
 	cr_expect(isnan(ss_mpki(5, 0)));
 	cr_expect(isnan(ss_mpki(0, 0)));
 }
+
+/* ---- a row's count of a multiplexed event (H27) ------------------------- */
+
+/* enabled/running summed over a task's slices in an interval, ns */
+Test(ss_counter_state, never_partly_fully_untimed)
+{
+	cr_expect_eq(ss_counter_state(true, 4000000, 0), SS_CTR_NOT_COUNTED);
+	cr_expect_eq(ss_counter_state(true, 0, 0), SS_CTR_NOT_COUNTED,
+		     "nothing read is not measured, not 0");
+	cr_expect_eq(ss_counter_state(true, 4000000, 1), SS_CTR_SCALED);
+	cr_expect_eq(ss_counter_state(true, 4000000, 3999999), SS_CTR_SCALED);
+	cr_expect_eq(ss_counter_state(true, 4000000, 4000000), SS_CTR_COUNTED);
+	/* running a few ns past enabled (reads ns apart): not an estimate */
+	cr_expect_eq(ss_counter_state(true, 4000000, 4000003), SS_CTR_COUNTED);
+	/* software events (not read with times) are never multiplexed */
+	cr_expect_eq(ss_counter_state(false, 0, 0), SS_CTR_COUNTED);
+}
+
+Test(ss_counter_running_pct, fractions)
+{
+	cr_expect_float_eq(ss_counter_running_pct(true, 4000000, 0), 0.0,
+			   1e-12);
+	cr_expect_float_eq(ss_counter_running_pct(true, 4000000, 1000000), 25.0,
+			   1e-12);
+	cr_expect_float_eq(ss_counter_running_pct(true, 3, 1), 100.0 / 3,
+			   1e-12);
+	cr_expect_float_eq(ss_counter_running_pct(true, 4000000, 4000000),
+			   100.0, 1e-12);
+	cr_expect_float_eq(ss_counter_running_pct(true, 4000000, 4000009),
+			   100.0, 1e-12, "never over 100");
+	cr_expect(isnan(ss_counter_running_pct(true, 0, 0)), "nothing read");
+	cr_expect_float_eq(ss_counter_running_pct(false, 0, 0), 100.0, 1e-12);
+}
+
+Test(ss_counter_estimate, scales_the_sums_once)
+{
+	enum ss_ctr_state st;
+
+	/* one slice counted 1 ms of 4 ms: 6000 seen, 24000 estimated */
+	cr_expect_eq(ss_counter_estimate(true, 6000, 4000000, 1000000, &st),
+		     24000);
+	cr_expect_eq(st, SS_CTR_SCALED);
+	/* never ran: 0, and said so */
+	cr_expect_eq(ss_counter_estimate(true, 0, 4000000, 0, &st), 0);
+	cr_expect_eq(st, SS_CTR_NOT_COUNTED);
+	cr_expect_eq(ss_counter_estimate(true, 77, 4000000, 4000000, &st), 77);
+	cr_expect_eq(st, SS_CTR_COUNTED);
+	cr_expect_eq(ss_counter_estimate(false, 77, 0, 0, &st), 77);
+	cr_expect_eq(st, SS_CTR_COUNTED);
+	/*
+	 * Two slices, the first never on the PMU (de 3 ms, dr 0), the second
+	 * fully (de = dr = 1 ms, 1000 events): perf's per-task estimate is
+	 * 1000 * 4 / 1 = 4000, where scaling each slice and summing says 1000
+	 */
+	cr_expect_eq(ss_counter_estimate(true, 0 + 1000, 3000000 + 1000000,
+					 0 + 1000000, &st),
+		     4000);
+	cr_expect_eq(st, SS_CTR_SCALED);
+}

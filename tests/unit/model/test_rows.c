@@ -442,3 +442,45 @@ Test(rows, switches_and_oncpu_total)
 	cr_expect_eq(ss_rows_oncpu_total(&iv), 0);
 	ss_rows_free(&iv);
 }
+
+/* ---- multiplexed counters: one estimate per row (H27) -------------------- */
+
+Test(rows_counters, scaled_once_after_the_cgroup_merge)
+{
+	struct ss_interval iv = { 0 };
+	struct ss_row r[3] = { mk(1, 1, 10, 1, 0, 9), mk(2, 2, 10, 1, 0, 9),
+			       mk(3, 3, 10, 1, 0, 8) };
+
+	/* counter 0 timed; rows 1 and 2 share cgroup 9 */
+	r[0].v.counters[0] = 1000; /* fully on the PMU, 1 ms */
+	r[0].v.ctr_enabled_ns[0] = 1000000;
+	r[0].v.ctr_running_ns[0] = 1000000;
+	r[1].v.counters[0] = 0; /* never on the PMU, 3 ms */
+	r[1].v.ctr_enabled_ns[0] = 3000000;
+	r[2].v.counters[0] = 0; /* cgroup 8: never on it */
+	r[2].v.ctr_enabled_ns[0] = 5000000;
+	r[2].v.counter_scaled = 1; /* the probe's per-slice bit */
+	/* counter 1 untimed (software): left as it is */
+	r[0].v.counters[1] = 5;
+	push_all(&iv, r, 3);
+	ss_rows_merge_by_cgroup(&iv);
+	ss_rows_scale_counters(&iv, 2, 1);
+	cr_assert_eq(iv.n, 2);
+	for (size_t i = 0; i < iv.n; i++) {
+		const struct ss_val *v = &iv.rows[i].v;
+
+		if (v->cgroup_id == 9) {
+			cr_expect_eq(v->counters[0], 4000, "1000 * 4 / 1");
+			cr_expect_eq(v->counter_scaled & 1, 1);
+			cr_expect_eq(v->ctr_enabled_ns[0], 4000000);
+			cr_expect_eq(v->ctr_running_ns[0], 1000000);
+			cr_expect_eq(v->counters[1], 5);
+		} else {
+			cr_expect_eq(v->counters[0], 0);
+			cr_expect_eq(v->ctr_running_ns[0], 0, "not counted");
+			cr_expect_eq(v->counter_scaled & 1, 0,
+				     "not counted is not an estimate");
+		}
+	}
+	ss_rows_free(&iv);
+}

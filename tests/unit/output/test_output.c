@@ -572,6 +572,8 @@ Test(output_csv, counters_na_are_empty_fields)
 			expect_field(l[0], l[1], empty[i], "");
 	}
 	expect_field(l[0], l[1], "scaled", ""); /* not measured: empty */
+	expect_field(l[0], l[1], "cycles_running_pct", "");
+	expect_field(l[0], l[1], "cache_misses_running_pct", "");
 	expect_field(l[0], l[1], "cpu_pct", "25.0000");
 	expect_field(l[0], l[1], "cgroup_id", "7");
 	free(txt);

@@ -173,3 +173,27 @@ Test(prom_series, many_series_grow_and_reindex)
 		cr_expect_eq(find_proc(&st, i, "x", i % 7)->v.oncpu_ns, 2 * i);
 	ss_series_free(&st);
 }
+
+/* An event that never ran adds no 0 to a series and leaves it unsampled. */
+Test(prom_series, not_counted_adds_nothing)
+{
+	struct ss_series_store st;
+	struct ss_row a = row(10, "a", 5, 100, 2);
+	const struct ss_series *s;
+
+	cr_assert_eq(ss_series_init(&st, true, 100, 1000), 0);
+	st.ctr_timed = 1 << 2; /* counter 2 read with its times */
+	a.v.counters[2] = 0;
+	a.v.ctr_enabled_ns[2] = 1000000; /* never on the PMU */
+	cr_assert_eq(ss_series_add(&st, &a, 0), 0);
+	s = find_proc(&st, 10, "a", 5);
+	cr_assert_not_null(s);
+	cr_expect_eq(s->v.counted & (1 << 2), 0, "a 0 from never ran");
+	cr_expect_eq(s->v.counted & 1, 1, "untimed counter 0 is counted");
+	a.v.counters[2] = 40; /* the next interval: half the time */
+	a.v.ctr_running_ns[2] = 500000;
+	cr_assert_eq(ss_series_add(&st, &a, 1), 0);
+	cr_expect_eq(s->v.counted & (1 << 2), 1 << 2);
+	cr_expect_eq(s->v.counters[2], 40);
+	ss_series_free(&st);
+}
