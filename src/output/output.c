@@ -214,7 +214,13 @@ static void get_scaled(const struct ss_out *out, const struct ss_col *col,
 		       const struct ss_interval *iv, const struct ss_row *r,
 		       struct ss_value *c)
 {
-	if (out->counters_na) { /* not measured: never export a 0 */
+	bool measured = false;
+
+	for (int i = 0; i < out->nr_counters; i++)
+		if (ctr_state(out, r, i) != SS_CTR_NOT_COUNTED)
+			measured = true;
+	/* not measured (no PMU, or no event ran): never export a 0 */
+	if (out->counters_na || !measured) {
 		c->kind = SS_VAL_NULL;
 		return;
 	}
