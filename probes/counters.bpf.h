@@ -20,13 +20,13 @@
  * since the previous switch in cpu->ctr_raw[] (with the enabled and running
  * deltas in ctr_de/ctr_dr[] for multiplexed counters);
  * ss_feature_switch_charge() adds them to the leaving task's row, and the
- * host scales the row's sums once per interval (src/rows.c
+ * host scales the row's sums once per interval (src/model/rows.c
  * ss_rows_scale_counters, perf stat's rule per task), so an event that
- * never ran in any of the task's slices is "not counted", never 0.  A delta is skipped and counted, never
- * charged, when the read fails (SS_STAT_CTR_ERROR; the next reading is a
- * new baseline), when there is no previous reading on this CPU
- * (SS_STAT_CTR_FIRST) or when a value went backwards
- * (SS_STAT_CTR_BACKWARDS).  For --trace, each slice's own delta is in
+ * never ran in any of the task's slices is "not counted", never 0.  A
+ * delta is skipped and counted, never charged, when the read fails
+ * (SS_STAT_CTR_ERROR; the next reading is a new baseline), when there is
+ * no previous reading on this CPU (SS_STAT_CTR_FIRST) or when a value went
+ * backwards (SS_STAT_CTR_BACKWARDS).  For --trace, each slice's own delta is in
  * cpu->ctr_delta[], multiplexed ones scaled by enabled/running as perf stat
  * does (ss_ctr_scale in ctr_scale.h, checked against the host's
  * ss_counter_scale by the unit tests); a slice in which the counter never
