@@ -62,6 +62,19 @@ static void read_online(bool *online, int ncpus)
 }
 
 /*
+ * SWITCHSTAT_TEST_CTR_OFF=I in the environment (tests only): open counter I
+ * disabled, so it never runs (time_enabled and time_running stay 0), as a
+ * multiplexed event that is never scheduled on the PMU; lets the tests see
+ * "not counted" through the probes on machines without a PMU.
+ */
+static bool test_off(int i)
+{
+	const char *e = getenv("SWITCHSTAT_TEST_CTR_OFF");
+
+	return e && e[0] == '0' + i && !e[1];
+}
+
+/*
  * Open event i on every possible CPU.  Returns the number of CPUs opened
  * (offline CPUs and ENODEV skipped, said with -v), or -1 with the errno of
  * the first real failure in *err_out.
@@ -73,6 +86,8 @@ static int open_event(struct ss_app *app, struct ctr_state *ctr, int i,
 	int opened = 0;
 
 	ss_perf_attr(&ctr->ev[i], &attr);
+	if (test_off(i))
+		attr.disabled = 1;
 	for (int cpu = 0; cpu < ctr->ncpus; cpu++) {
 		int fd = -1, err = ENODEV;
 
