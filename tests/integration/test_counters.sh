@@ -15,7 +15,9 @@
 #    as software events are read, once as PMU events are (with times).
 #    Each event's <event>_running_pct is 100 (software events are never
 #    multiplexed) where the event was read, and empty with its value where
-#    nothing was.
+#    nothing was;
+#  - an event that never runs (page-faults opened disabled, a test hook):
+#    empty in CSV, null in JSON, n/a in the table, never 0 (H27).
 . "$(dirname "$0")/lib.sh"
 need_root
 
@@ -175,4 +177,54 @@ sw_run plain cpu-clock,page-faults
 export SWITCHSTAT_COUNTER_TIMES=1
 sw_run times page-faults,cpu-clock
 unset SWITCHSTAT_COUNTER_TIMES
+
+# ---- an event that never runs: not counted, never 0 (H27) ---------------
+# SWITCHSTAT_TEST_CTR_OFF=1 opens page-faults disabled: it never runs, as a
+# multiplexed PMU event never scheduled in a task's slices. CSV: empty
+# value and running_pct in every row; JSON: null; the table: n/a;
+# cpu-clock beside it is still exact.
+export SWITCHSTAT_COUNTER_TIMES=1 SWITCHSTAT_TEST_CTR_OFF=1
+for fmt in csv json table; do
+	args=(-n 0 -i 500 -e cpu-clock,page-faults)
+	[ "$fmt" = table ] || args+=(--"$fmt")
+	thaw "$SPIN_A" "$SPIN_B"
+	start_tool "off$fmt" "${args[@]}"
+	sleep 1.5
+	freeze "$SPIN_A" "$SPIN_B"
+	stop_tool
+done
+unset SWITCHSTAT_COUNTER_TIMES SWITCHSTAT_TEST_CTR_OFF
+python3 - "$T/offcsv.out" "$T/offjson.out" "$T/offtable.out" "$SPIN_A" "$SPIN_B" <<'PY' ||
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1], encoding="latin-1", newline="")))
+assert rows, "no CSV rows"
+for r in rows:
+    assert r["page_faults"] == "", "CSV page_faults = %r (pid %s)" % (r["page_faults"], r["pid"])
+    assert r["page_faults_running_pct"] == "", "CSV running_pct %r" % r["page_faults_running_pct"]
+for p in sys.argv[4:]:
+    mine = [r for r in rows if r["pid"] == p]
+    assert mine, "no row of spinner %s" % p
+    clk = sum(int(r["cpu_clock"]) for r in mine)
+    on = sum(int(r["oncpu_ns"]) for r in mine)
+    assert on > 50e6 and abs(clk - on) <= 0.02 * on, "spinner %s: cpu-clock %d vs %d" % (p, clk, on)
+objs = [json.loads(l) for l in open(sys.argv[2], encoding="utf-8") if l.strip()]
+objs = [o for o in objs if o.get("type") == "row"]
+assert objs, "no JSON rows"
+for o in objs:
+    assert "page_faults" in o and o["page_faults"] is None, "JSON page_faults %r" % o.get("page_faults")
+cells = 0
+head = None
+for line in open(sys.argv[3], encoding="latin-1"):
+    f = line.split()
+    if f and f[0] == "PID":
+        head = f
+    elif head and len(f) == len(head) and f[0].isdigit():
+        v = f[head.index("FAULTS")]
+        assert v == "n/a", "table FAULTS %r: %s" % (v, line.strip())
+        cells += 1
+assert cells, "no table rows"
+print("  never-running page-faults: %d CSV rows empty, %d JSON null, %d table n/a; "
+      "cpu-clock beside it within 2%%" % (len(rows), len(objs), cells))
+PY
+	fail "an event that never ran must be n/a, empty, null"
 pass "counters: bad input, no-PMU behaviour, cpu-clock and page-faults"
