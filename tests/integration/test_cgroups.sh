@@ -23,6 +23,7 @@
 #     labels them container_id=<12 hex> and the -G table shows that id; a
 #     crio-conmon-<id>.scope with a sleeper in it has container_id="".
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/prom_lib.sh" # sets its own EXIT trap: ours follows
 
 need_root
 for w in spinner touchpages; do
@@ -36,11 +37,11 @@ P=$V2$REL
 CID=4f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8
 B=$P/docker-$CID.scope # cgroup b: a docker (systemd driver) layout
 
-cg_cleanup() {
+cgs_cleanup() {
 	cleanup # lib.sh: kill the workloads, remove $T
 	cg_remove "$P"
 }
-trap cg_cleanup EXIT
+trap cgs_cleanup EXIT
 mkdir "$P" 2>/dev/null || skip "cannot create a cgroup under $V2"
 mkdir "$P/a" "$B" || fail "mkdir child cgroups"
 ID_A=$(stat -c %i "$P/a")
@@ -202,7 +203,6 @@ check_within "--cgroup $REL: child d made after the start, spinner on-CPU" \
 kill -KILL "$SPIN_D"
 
 # 7. the colon-separated systemd layout, under -G --listen and the table
-. "$(dirname "$0")/prom_lib.sh"
 POD=kubepods-besteffort-pod72f7f152_440c_66ac_9084_e0fc1d8a910c.slice
 C1=b2a102854b4969b2ce98dc329c86b4fb2b06e4ad2cc8da9d8a7578c9cd2004a2
 C2=0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9

@@ -369,8 +369,13 @@ static void remove_stale(void)
 		char path[PATH_MAX + 300];
 		int pid;
 
-		if (sscanf(de->d_name, "switchstat-test-%d-", &pid) != 1 ||
-		    kill(pid, 0) == 0 || errno != ESRCH)
+		long ns;
+		int end = 0;
+
+		/* only this file's own names: switchstat-test-<pid>-<ns> */
+		if (sscanf(de->d_name, "switchstat-test-%d-%ld%n", &pid, &ns,
+			   &end) != 2 ||
+		    de->d_name[end] || kill(pid, 0) == 0 || errno != ESRCH)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", mnt, de->d_name);
 		rm_tree_at(AT_FDCWD, path);
