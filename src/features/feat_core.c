@@ -139,7 +139,9 @@ static int core_interval(struct ss_app *app, void *st)
 	if (app->o.per_cgroup)
 		ss_rows_merge_by_cgroup(&app->iv);
 	ss_rows_sort(&app->iv, app->o.sort);
-	if (!app->o.hist_only && !app->o.quiet)
+	/* --top draws the table itself (feat_top); CSV/JSON still print */
+	if (!app->o.hist_only && !app->o.quiet &&
+	    !(app->o.top_view && app->fmt == SS_FMT_TABLE))
 		ss_out_interval(&app->out, app->f, &app->iv);
 	return 0;
 }

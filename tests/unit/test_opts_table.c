@@ -107,7 +107,7 @@ static const struct {
 	{ "-t", "1", "4194304", "0", "4194305" },
 	{ "--tid", "1", "4194304", "0", "4194305" },
 	{ "-n", "0", "1000000", NULL, "1000001" },
-	{ "--top", "0", "1000000", NULL, "1000001" },
+	{ "--rows", "0", "1000000", NULL, "1000001" },
 	{ "--map-entries", "1024", "4194304", "1023", "4194305" },
 };
 
@@ -174,7 +174,7 @@ Test(opts_table, missing_value)
 		"-t",
 		"--tid",
 		"-n",
-		"--top",
+		"--rows",
 		"-s",
 		"--sort",
 		"-e",
@@ -198,7 +198,7 @@ Test(opts_table, long_form_empty_value)
 {
 	static const char *const flags[] = {
 		"--interval=", "--duration=",	 "--pid=",    "--tid=",
-		"--top=",      "--sort=",	 "--events=", "--hist=",
+		"--rows=",     "--sort=",	 "--events=", "--hist=",
 		"--cgroup=",   "--map-entries=",
 	};
 
