@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <locale.h>
+#include <stdarg.h>
 #include <ncurses.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,6 @@
 
 #include "format.h"
 
-#define HEAD_LINES 4 /* two status lines, a note/prompt line, the header */
 #define MIN_INTERVAL_MS 100
 #define MAX_INTERVAL_MS 86400000
 
@@ -322,13 +322,45 @@ static const char *sort_head(const struct ss_top *t)
 	return key;
 }
 
-static void draw_status(struct ss_top *t)
+/* status segments flow over lines: a group starts a line, wraps at COLS */
+struct flow {
+	int y, x;
+};
+
+static void flow_seg(struct flow *f, bool group, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void flow_seg(struct flow *f, bool group, const char *fmt, ...)
+{
+	char buf[160];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n >= (int)sizeof(buf))
+		n = sizeof(buf) - 1;
+	if (f->x && (group || f->x + 2 + n > COLS)) {
+		f->y++;
+		f->x = 0;
+	}
+	if (f->x) {
+		mvaddstr(f->y, f->x, "  ");
+		f->x += 2;
+	}
+	mvaddnstr(f->y, f->x, buf, COLS - f->x > 0 ? COLS - f->x : 0);
+	f->x += n;
+}
+
+/* the status lines; returns the first line after them */
+static int draw_status(struct ss_top *t)
 {
 	const struct ss_interval *iv = &t->snap;
 	uint64_t vol = 0, invol = 0, idle = iv->stats[SS_STAT_IDLE_NS];
 	double s = iv->interval_ns / 1e9, busy = 0;
 	char hms[16] = "--:--:--";
-	const char *mode;
+	struct flow f = { 0, 0 };
 
 	for (size_t i = 0; i < iv->n; i++) {
 		if (!iv->rows[i].key.tgid && !iv->rows[i].key.tid &&
@@ -344,38 +376,39 @@ static void draw_status(struct ss_top *t)
 		ss_fmt_hms(hms, iv->end_realtime_ns);
 	if (s <= 0)
 		s = 1;
-	mvprintw(0, 0,
-		 "switchstat %s  interval %" PRIu64
-		 " ms  switches/s %.0f (vol %.0f, invol %.0f)  busy "
-		 "%.2f/%d CPUs",
-		 hms, t->interval_ms, (vol + invol) / s, vol / s, invol / s,
-		 busy, iv->ncpus);
-	clrtoeol();
-	mode = t->vo.per_cgroup	  ? "cgroups"
-	       : t->vo.per_thread ? "threads"
-				  : "processes";
-	mvprintw(1, 0,
-		 "missed %" PRIu64 "  unreported %" PRIu64
-		 "  lost rows %" PRIu64 "  rows %zu  %s  sort %s%s%s%s%s",
-		 iv->stats[SS_STAT_MISSED], iv->stats[SS_STAT_UNREPORTED],
-		 iv->stats[SS_STAT_DROPS], t->shown.n, mode, sort_head(t),
-		 *t->filter ? "  filter " : "", t->filter,
-		 t->counters ? "" : "  counters off",
-		 t->paused ? "  PAUSED" : "");
-	clrtoeol();
-	move(2, 0);
+	flow_seg(&f, true, "switchstat %s", hms);
+	flow_seg(&f, false, "interval %" PRIu64 " ms", t->interval_ms);
+	flow_seg(&f, false, "switches/s %.0f (vol %.0f, invol %.0f)",
+		 (vol + invol) / s, vol / s, invol / s);
+	flow_seg(&f, false, "busy %.2f/%d CPUs", busy, iv->ncpus);
+	flow_seg(&f, true, "missed %" PRIu64, iv->stats[SS_STAT_MISSED]);
+	flow_seg(&f, false, "unreported %" PRIu64,
+		 iv->stats[SS_STAT_UNREPORTED]);
+	flow_seg(&f, false, "lost rows %" PRIu64, iv->stats[SS_STAT_DROPS]);
+	flow_seg(&f, false, "rows %zu", t->shown.n);
+	flow_seg(&f, false, "%s",
+		 t->vo.per_cgroup   ? "cgroups"
+		 : t->vo.per_thread ? "threads"
+				    : "processes");
+	flow_seg(&f, false, "sort %s", sort_head(t));
+	if (*t->filter)
+		flow_seg(&f, false, "filter %s", t->filter);
+	if (!t->counters)
+		flow_seg(&f, false, "counters off");
+	if (t->paused)
+		flow_seg(&f, false, "PAUSED");
+	move(f.y + 1, 0);
 	if (t->editing)
 		printw("filter (pid, tid or comm text; Enter, Esc): %s",
 		       t->edit);
 	else
-		addstr(t->msg);
-	clrtoeol();
+		addnstr(t->msg, COLS);
+	return f.y + 2;
 }
 
-static void draw_help(void)
+static void draw_help(int y)
 {
 	const char *p = ss_top_help_text;
-	int y = HEAD_LINES;
 
 	while (*p && y < LINES) {
 		const char *e = strchrnul(p, '\n');
@@ -386,38 +419,56 @@ static void draw_help(void)
 	}
 }
 
+/* the width of the table columns that fit in @cols: whole columns only */
+static int fitting_width(const struct ss_top *t, int cols)
+{
+	int x = 0, fit = 0;
+
+	for (int i = 0; i < t->out.ncols; i++) {
+		const struct ss_field *fd = &t->out.cols[i].fd;
+		int w = fd->width < 0 ? -fd->width : fd->width;
+
+		if (!fd->head)
+			continue;
+		if (x + w > cols)
+			break;
+		fit = x + w;
+		x += w + 1;
+	}
+	return fit ? fit : cols;
+}
+
 /* ss_top_draw - see top_view.h */
 void ss_top_draw(struct ss_top *t)
 {
-	int y, x, w = 0;
+	int y, x, w = 0, head, cut;
 
 	if (!t->active)
 		return;
 	erase();
-	draw_status(t);
+	head = draw_status(t);
 	if (t->help) {
-		draw_help();
+		draw_help(head);
 		refresh();
 		return;
 	}
-	if (t->lines_n) {
+	cut = fitting_width(t, COLS);
+	if (t->lines_n && head < LINES) {
 		attron(A_REVERSE);
-		mvaddnstr(HEAD_LINES - 1, 0, t->lines[0], COLS);
-		for (x = (int)strlen(t->lines[0]); x < COLS; x++)
+		mvaddnstr(head, 0, t->lines[0], cut);
+		for (x = getcurx(stdscr); x < cut; x++)
 			addch(' ');
 		attroff(A_REVERSE);
 		/* the sort column: bold, out of the reverse bar */
 		x = column_x(t, sort_key_col(t->vo.sort), &w);
-		if (x >= 0 && x < COLS && (size_t)x < strlen(t->lines[0])) {
+		if (x >= 0 && x + w <= cut && (size_t)x < strlen(t->lines[0])) {
 			attron(A_BOLD | A_UNDERLINE);
-			mvaddnstr(HEAD_LINES - 1, x, t->lines[0] + x,
-				  w < COLS - x ? w : COLS - x);
+			mvaddnstr(head, x, t->lines[0] + x, w);
 			attroff(A_BOLD | A_UNDERLINE);
 		}
 	}
-	for (y = HEAD_LINES;
-	     y < LINES && (size_t)(y - HEAD_LINES + 1) < t->lines_n; y++)
-		mvaddnstr(y, 0, t->lines[y - HEAD_LINES + 1], COLS);
+	for (y = head + 1; y < LINES && (size_t)(y - head) < t->lines_n; y++)
+		mvaddnstr(y, 0, t->lines[y - head], cut);
 	refresh();
 }
 
