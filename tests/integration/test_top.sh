@@ -286,7 +286,7 @@ wait_interval A "$NOW"
 keys A Space # pause on this interval
 wait_screen A a1.txt PAUSED
 [ "$(scr time "$T/a1.txt")" = "$NOW" ] || fail "paused on another interval"
-got=$(scr oncpu_ns "$T/a1.txt" "$SPIN" topspin) || fail "$got"
+got=$(scr oncpu_ns "$T/a1.txt" "$SPIN" topspin 2>&1) || fail "$got"
 info "topspin in the CSV, all intervals: $(csv_sum "$T/A.csv" oncpu_ns pid "$SPIN") ns; $(grep -c ",$SPIN," "$T/A.csv") rows"
 check_within "pid $SPIN topspin on-CPU on the screen vs schedstat" "$got" $((s1 - s0)) 2
 grep -qF 'bad??comm' "$T/a1.txt" || fail "hostile comm not shown escaped"
@@ -294,7 +294,7 @@ LC_ALL=C grep -q $'[\x80-\xff]' "$T/a1.txt" && fail "raw non-ASCII bytes on the 
 info "hostile comm shown as bad??comm"
 # the screen and the CSV of the same interval (the CSV row is written
 # before the view draws it)
-out=$(scr vs_csv "$T/a1.txt" "$T/A.csv") || fail "$out"
+out=$(scr vs_csv "$T/a1.txt" "$T/A.csv" 2>&1) || fail "$out"
 info "$out"
 
 # paused: a new interval reaches the CSV, not the screen
@@ -316,33 +316,33 @@ info "pause: the CSV went on past $PAUSED_AT, the screen stayed"
 # sort by PID, then by SWITCH: the rows in that order, the column marked
 keys A n
 wait_screen A a3.txt "sort PID"
-out=$(scr ordered "$T/a3.txt" PID asc) || fail "sort PID: $out"
+out=$(scr ordered "$T/a3.txt" PID asc 2>&1) || fail "sort PID: $out"
 info "$out"
 keys A s
 wait_screen A a4.txt "sort SWITCH"
-out=$(scr ordered "$T/a4.txt" SWITCH desc) || fail "sort SWITCH: $out"
+out=$(scr ordered "$T/a4.txt" SWITCH desc 2>&1) || fail "sort SWITCH: $out"
 info "$out"
 "${TM[@]}" capture-pane -e -p -t A:0.0 | grep -a 'PID.*TID.*COMM' >"$T/a4e.txt"
 grep -qP '\e\[(?:[0-9;]*;)?1(?:;[0-9;]*)?m(?:\e\[[0-9;]*m)* *SWITCH' "$T/a4e.txt" ||
 	fail "SWITCH header not marked bold: $(cat -v "$T/a4e.txt")"
 info "the sort column's header is bold"
-out=$(scr vs_csv "$T/a4.txt" "$T/A.csv") || fail "after sort: $out"
+out=$(scr vs_csv "$T/a4.txt" "$T/A.csv" 2>&1) || fail "after sort: $out"
 
 # threads off: one row per process, the sum of its threads; on again
 keys A H
 wait_screen A a5.txt " processes  sort"
-out=$(scr merged "$T/a5.txt" "$T/A.csv" "$THR") || fail "threads off: $out"
+out=$(scr merged "$T/a5.txt" "$T/A.csv" "$THR" 2>&1) || fail "threads off: $out"
 info "$out"
 keys A H
 wait_screen A a6.txt " threads  sort"
 grep -q "^PID     TID " "$T/a6.txt" || fail "threads on: no TID column"
-out=$(scr vs_csv "$T/a6.txt" "$T/A.csv") || fail "threads on: $out"
+out=$(scr vs_csv "$T/a6.txt" "$T/A.csv" 2>&1) || fail "threads on: $out"
 info "threads on again: TID column, rows equal the CSV"
 
 # filter to one pid, then clear it
 keys A / "$SPIN" Enter
 wait_screen A a7.txt "filter $SPIN"
-out=$(scr only "$T/a7.txt" "$SPIN") || fail "$out"
+out=$(scr only "$T/a7.txt" "$SPIN" 2>&1) || fail "$out"
 info "$out"
 keys A / BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace Enter
 for i in $(seq 1 100); do
@@ -374,7 +374,7 @@ for i in $(seq 1 100); do
 	scr fits "$T/a10.txt" 80 20 >/dev/null 2>&1 && break
 	sleep 0.05
 done
-out=$(scr fits "$T/a10.txt" 80 20) || fail "resize: $out"
+out=$(scr fits "$T/a10.txt" 80 20 2>&1) || fail "resize: $out"
 info "resized: $out"
 "${TM[@]}" kill-pane -t A:0.1
 "${TM[@]}" resize-window -t A -x 120 -y 40
@@ -387,7 +387,7 @@ grep -q PAUSED "$T/a11.txt" && fail "still paused"
 info "resumed: interval ending $NOW shown"
 keys A q
 wait_done A
-out=$(scr vs_csv "$T/a11.txt" "$T/A.csv") || fail "after resume: $out"
+out=$(scr vs_csv "$T/a11.txt" "$T/A.csv" 2>&1) || fail "after resume: $out"
 info "$out"
 
 # --- runs B, C: the view on stdout; Ctrl-C, SIGTERM -------------------------
