@@ -19,7 +19,6 @@
 
 #include "format.h"
 
-#define MIN_INTERVAL_MS 100
 #define MAX_INTERVAL_MS 86400000
 
 const char ss_top_help_text[] =
@@ -31,7 +30,7 @@ const char ss_top_help_text[] =
 	"  c         counter columns on/off\n"
 	"  /         filter: a pid or tid, or text in comm; empty: all\n"
 	"  space     pause / resume the display (collection goes on)\n"
-	"  + -       interval x2 / /2 (100 ms .. 86400000 ms)\n"
+	"  + -       interval x2 / /2 (not below -i: its checkpoints)\n"
 	"  h ?       this help (any key closes it)\n"
 	"  q         quit (also Ctrl-C, SIGTERM)\n";
 
@@ -584,7 +583,12 @@ static bool apply_key(struct ss_top *t, int ch, enum ss_top_action *act)
 		}
 		return false;
 	case '-':
-		if (t->interval_ms / 2 >= MIN_INTERVAL_MS) {
+		/*
+		 * not below the start's: the checkpoint period (interval /
+		 * 200, feat_checkpoints.c) that bounds an interval's error
+		 * was chosen from it
+		 */
+		if (t->interval_ms / 2 >= t->o->interval_ms) {
 			t->interval_ms /= 2;
 			*act = SS_TOP_INTERVAL;
 		}
