@@ -5,9 +5,10 @@
  * table's (core collects and sorts; --csv/--json records still go to
  * stdout, the table is not printed), then the view draws it.
  *
- * The terminal is restored on q, SIGINT and SIGTERM (the loop ends and
- * closes the view), on a failed interval (closed before the error is
- * shown) and on exit() anywhere (top_view's atexit handler).  What is
+ * The terminal is restored on q, SIGINT, SIGTERM, SIGQUIT and SIGHUP (the
+ * loop ends and closes the view), on a failed interval (closed before the
+ * error is shown), on exit() anywhere (top_view's atexit handler) and on a
+ * crash (top_view's handlers of SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT).  What is
  * written to stderr while the view is up (-v, warnings) is kept in memory
  * and written out after the view is closed, so it cannot scramble the
  * screen.
@@ -16,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -82,6 +84,7 @@ static int top_run(struct ss_app *app, void *st)
 {
 	struct top_state *ts = st;
 	struct ss_top *t = &ts->view;
+	struct sigaction sa = { .sa_handler = ss_on_signal }, old_quit, old_hup;
 	char err[SS_ERR_LEN];
 	uint64_t interval_ns, t0, last, next, end;
 	int ret = 0;
@@ -95,6 +98,10 @@ static int top_run(struct ss_app *app, void *st)
 		ss_diag("%s", err);
 		return 1;
 	}
+	/* Ctrl-\ and a hang-up end the view as q does (not a core dump) */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGQUIT, &sa, &old_quit);
+	sigaction(SIGHUP, &sa, &old_hup);
 	hold_stderr(ts);
 	interval_ns = t->interval_ms * 1000000ULL;
 	t0 = last = ss_clock_ns(CLOCK_MONOTONIC);
@@ -143,6 +150,8 @@ static int top_run(struct ss_app *app, void *st)
 	}
 	ss_top_close(t);
 	release_stderr(ts);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
 	/* q, Ctrl-C, SIGTERM: the partial interval, for --csv/--json */
 	if (!ret && ss_clock_ns(CLOCK_MONOTONIC) < end)
 		ret = ss_features_phase(app, SS_PHASE_INTERVAL) ? 1 : 0;

@@ -13,8 +13,12 @@
 #include <locale.h>
 #include <stdarg.h>
 #include <ncurses.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <term.h> /* tigetstr; its capability macros are not used: */
+#undef lines
+#include <termios.h>
 #include <unistd.h>
 
 #include "format.h"
@@ -110,6 +114,64 @@ static void init_columns(struct ss_top *t)
 
 static struct ss_top *atexit_view;
 
+/*
+ * A crash while the view is up: put the terminal's modes back with what is
+ * async-signal-safe (tcsetattr, write: the termios and the terminfo
+ * strings saved at open), then die of the signal as before.
+ */
+static const int crash_sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+#define N_CRASH (sizeof(crash_sigs) / sizeof(crash_sigs[0]))
+static struct sigaction crash_old[N_CRASH];
+static struct termios crash_tio;
+static int crash_fd = -1;
+static char crash_seq[64]; /* rmcup, cnorm, sgr0 */
+static size_t crash_seq_len;
+
+static void on_crash(int sig)
+{
+	if (crash_fd >= 0) {
+		tcsetattr(crash_fd, TCSANOW, &crash_tio);
+		if (write(crash_fd, crash_seq, crash_seq_len) < 0)
+			crash_fd = -1;
+	}
+	raise(sig); /* SA_RESETHAND: the default action now */
+}
+
+static void add_seq(const char *cap)
+{
+	char *v = tigetstr((char *)cap);
+	size_t n;
+
+	if (!v || v == (char *)-1)
+		return;
+	n = strlen(v);
+	if (crash_seq_len + n < sizeof(crash_seq)) {
+		memcpy(crash_seq + crash_seq_len, v, n);
+		crash_seq_len += n;
+	}
+}
+
+static void crash_handlers(bool on, int fd)
+{
+	struct sigaction sa = { .sa_handler = on_crash,
+				.sa_flags = SA_RESETHAND | SA_NODEFER };
+
+	if (on) {
+		crash_fd = fd;
+		crash_seq_len = 0;
+		add_seq("sgr0");
+		add_seq("cnorm");
+		add_seq("rmcup");
+		sigemptyset(&sa.sa_mask);
+		for (size_t i = 0; i < N_CRASH; i++)
+			sigaction(crash_sigs[i], &sa, &crash_old[i]);
+		return;
+	}
+	for (size_t i = 0; i < N_CRASH; i++)
+		sigaction(crash_sigs[i], &crash_old[i], NULL);
+	crash_fd = -1;
+}
+
 static void restore_at_exit(void)
 {
 	if (atexit_view)
@@ -123,6 +185,8 @@ int ss_top_open(struct ss_top *t, const struct ss_opts *o,
 {
 	static bool registered;
 	FILE *in = stdin, *outf = stdout;
+	struct termios tio;
+	bool have_tio;
 	SCREEN *scr;
 
 	memset(t, 0, sizeof(*t));
@@ -144,6 +208,7 @@ int ss_top_open(struct ss_top *t, const struct ss_opts *o,
 		in = outf = t->tty;
 	}
 	setlocale(LC_ALL, "");
+	have_tio = !tcgetattr(fileno(outf), &tio);
 	scr = newterm(NULL, outf, in);
 	if (!scr) {
 		snprintf(err, len, "--top: cannot use terminal type '%s'",
@@ -167,6 +232,10 @@ int ss_top_open(struct ss_top *t, const struct ss_opts *o,
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
 	curs_set(0);
+	if (have_tio) {
+		crash_tio = tio;
+		crash_handlers(true, fileno(outf));
+	}
 	return 0;
 }
 
@@ -174,6 +243,7 @@ int ss_top_open(struct ss_top *t, const struct ss_opts *o,
 void ss_top_close(struct ss_top *t)
 {
 	if (t->active) {
+		crash_handlers(false, -1);
 		endwin();
 		delscreen(t->screen);
 		t->screen = NULL;

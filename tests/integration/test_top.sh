@@ -17,8 +17,9 @@
 #    reflows: the status wraps, whole columns, the rows fill the height;
 #    resume; q; the pane's terminal is sane afterwards (stty -a: icanon echo
 #    icrnl opost isig) and the view is gone;
-#  - runs B and C (--top, the view on stdout): Ctrl-C typed in the pane and
-#    SIGTERM each end it with exit 0 and a sane terminal.
+#  - runs B, C, E (--top, the view on stdout): Ctrl-C typed in the pane and
+#    SIGTERM each end it with exit 0, SIGSEGV (a crash) kills it (139), and
+#    each leaves a sane terminal.
 . "$(dirname "$0")/lib.sh"
 command -v tmux >/dev/null || skip "needs tmux (scripts/setup.sh --tests)"
 command -v python3 >/dev/null || skip "needs python3"
@@ -50,6 +51,7 @@ cat >"$T/run.sh" <<EOF
 name=\$1
 shift
 export TERM=screen
+ulimit -c 0 # run E crashes on purpose
 if [ -n "\${SS_STDOUT:-}" ]; then
 	"$SWITCHSTAT" "\$@" >"\$SS_STDOUT" 2>"$T/\$name.err"
 else
@@ -237,8 +239,8 @@ wait_interval() {
 	cat "$T/iv.txt" >&2
 	fail "$1: no new interval after $2 within 30 s"
 }
-# wait_done NAME: until run.sh wrote the exit code (20 s); checks it is 0
-# and that the terminal is back in its normal mode
+# wait_done NAME [RC]: until run.sh wrote the exit code (20 s); checks it
+# is RC (default 0) and that the terminal is back in its normal mode
 wait_done() {
 	local i
 	for i in $(seq 1 400); do
@@ -246,7 +248,7 @@ wait_done() {
 		sleep 0.05
 	done
 	[ -s "$T/$1.rc" ] || fail "$1: switchstat still running after 20 s"
-	[ "$(cat "$T/$1.rc")" = 0 ] || { cat "$T/$1.err" >&2; fail "$1: exit $(cat "$T/$1.rc")"; }
+	[ "$(cat "$T/$1.rc")" = "${2:-0}" ] || { cat "$T/$1.err" >&2; fail "$1: exit $(cat "$T/$1.rc"), want ${2:-0}"; }
 	for m in icanon echo icrnl opost isig; do
 		grep -qE "(^| )$m( |$)" "$T/$1.stty" ||
 			fail "$1: terminal left without $m: $(grep -oE -- "-(icanon|echo|icrnl|opost|isig)" "$T/$1.stty" | tr '\n' ' ')"
@@ -254,7 +256,7 @@ wait_done() {
 	wait_screen "$1" "$1.end" "DONE $1"
 	grep -q "^switchstat .*interval" "$T/$1.end" &&
 		fail "$1: the view is still on the screen after exit"
-	info "$1: exit 0, terminal restored (icanon echo icrnl opost isig)"
+	info "$1: exit ${2:-0}, terminal restored (icanon echo icrnl opost isig)"
 }
 
 # --- run A: --top -L --csv > file -------------------------------------------
@@ -417,15 +419,21 @@ wait_done A
 out=$(scr vs_csv "$T/a11.txt" "$T/A.csv" 2>&1) || fail "after resume: $out"
 info "$out"
 
-# --- runs B, C: the view on stdout; Ctrl-C, SIGTERM -------------------------
+# --- runs B, C, E: the view on stdout; Ctrl-C, SIGTERM, a crash ------------
 pane B "$T/run.sh" B --top -i 1000
 pane C "$T/run.sh" C --top -i 1000
+pane E "$T/run.sh" E --top -i 1000
 wait_interval B "--:--:--"
 wait_interval C "--:--:--"
+wait_interval E "--:--:--"
 keys B C-c
 wait_done B
-PC=$(pgrep -P "$("${TM[@]}" display -p -t C:0.0 '#{pane_pid}')" -x switchstat) ||
-	fail "C: no switchstat process"
-kill -TERM "$PC"
+tool_of() { # the switchstat process in pane $1
+	pgrep -P "$("${TM[@]}" display -p -t "$1:0.0" '#{pane_pid}')" -x switchstat ||
+		fail "$1: no switchstat process"
+}
+kill -TERM "$(tool_of C)"
 wait_done C
+kill -SEGV "$(tool_of E)" # as a crash would: the handler, then the default
+wait_done E 139
 pass "--top: header, rows equal to the CSV, keys, resize, terminal restored"
