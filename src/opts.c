@@ -620,10 +620,10 @@ int ss_parse_opts(int argc, char **argv, struct ss_opts *o, FILE *out,
 			   "", NULL);
 	/* the view draws the interval table only; these print beside it */
 	if (o->top_view &&
-	    (o->trace || o->hist || o->blame || o->check || o->quiet))
+	    (o->trace || o->hist_only || o->blame || o->check || o->quiet))
 		return bad(err,
 			   "--top shows the interval table only: not with "
-			   "--trace, --hist, --blame, --check or -q%s%s",
+			   "--trace, -H, --blame, --check or -q%s%s",
 			   "", NULL);
 	if (o->listen && o->trace)
 		return bad(err, "--listen and --trace are exclusive%s%s", "",

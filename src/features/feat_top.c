@@ -120,7 +120,11 @@ static int top_run(struct ss_app *app, void *st)
 				ret = 1;
 				break;
 			}
-			if (ss_top_update(t, &app->iv)) {
+			if (ss_top_update(t, &app->iv, app->hist.recs,
+					  app->hist.n, app->hist.ms,
+					  app->o.per_thread	    ? 2
+					  : app->o.hist_per_process ? 1
+								    : 0)) {
 				ss_diag("out of memory");
 				ret = 1;
 				break;

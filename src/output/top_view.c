@@ -32,6 +32,8 @@ const char ss_top_help_text[] =
 	"  H         threads on/off (needs -L at start; off sums threads)\n"
 	"  g         group by cgroup on/off (as -G)\n"
 	"  c         counter columns on/off\n"
+	"  Up Down   select a row (PgUp PgDn Home End)\n"
+	"  r         histogram pane of the selected row (--hist runq -P)\n"
 	"  /         filter: a pid or tid, or text in comm; empty: all\n"
 	"  space     pause / resume the display (collection goes on)\n"
 	"  + -       interval x2 / /2 (not below -i: its checkpoints)\n"
@@ -197,6 +199,7 @@ int ss_top_open(struct ss_top *t, const struct ss_opts *o,
 	t->tmpl = *out_tmpl;
 	t->counters = true;
 	t->interval_ms = o->interval_ms;
+	t->hist_on = o->hist != 0;
 	init_columns(t);
 
 	if (records_on_stdout) {
@@ -255,6 +258,9 @@ void ss_top_close(struct ss_top *t)
 	}
 	ss_rows_free(&t->snap);
 	ss_rows_free(&t->shown);
+	free(t->hist);
+	t->hist = NULL;
+	t->hist_n = t->hist_cap = 0;
 	free(t->lines);
 	free(t->text);
 	t->lines = NULL;
@@ -350,13 +356,28 @@ static int derive(struct ss_top *t)
 }
 
 /* ss_top_update - see top_view.h */
-int ss_top_update(struct ss_top *t, const struct ss_interval *iv)
+int ss_top_update(struct ss_top *t, const struct ss_interval *iv,
+		  const struct ss_hist_rec *hist, size_t nhist, bool ms,
+		  int hist_per)
 {
 	if (t->paused && t->have_snap)
 		return 0;
 	if (copy_rows(&t->snap, iv))
 		return -ENOMEM;
 	t->have_snap = true;
+	if (nhist > t->hist_cap) {
+		struct ss_hist_rec *h = realloc(t->hist, nhist * sizeof(*h));
+
+		if (!h)
+			return -ENOMEM;
+		t->hist = h;
+		t->hist_cap = nhist;
+	}
+	if (nhist)
+		memcpy(t->hist, hist, nhist * sizeof(*hist));
+	t->hist_n = nhist;
+	t->hist_fmt.per = hist_per;
+	t->hist_fmt.ms = ms;
 	return derive(t);
 }
 
@@ -507,10 +528,97 @@ static int fitting_width(const struct ss_top *t, int cols)
 	return fit ? fit : cols;
 }
 
+/* the selected row's histograms, as the table prints them; NULL: a note */
+static char *hist_text(const struct ss_top *t, const struct ss_row *r,
+		       char *note, size_t len)
+{
+	struct ss_hist_rec *sel;
+	struct ss_hist_fmt fmt = t->hist_fmt;
+	struct ss_emit e;
+	char *text = NULL;
+	size_t n = 0, tlen = 0;
+	FILE *mem;
+
+	if (!t->hist_on) {
+		snprintf(note, len,
+			 "no histograms: start with --hist runq -P "
+			 "(or -L for threads)");
+		return NULL;
+	}
+	if (t->vo.per_cgroup ||
+	    (fmt.per == 2 && !t->vo.per_thread && t->o->per_thread)) {
+		snprintf(note, len, "histograms are per %s: %s",
+			 fmt.per == 2 ? "thread" : "process",
+			 t->vo.per_cgroup ? "g to ungroup" : "H for threads");
+		return NULL;
+	}
+	sel = calloc(t->hist_n ? t->hist_n : 1, sizeof(*sel));
+	if (!sel)
+		return NULL;
+	for (size_t i = 0; i < t->hist_n; i++) {
+		const struct ss_hist_key *k = &t->hist[i].key;
+
+		if (fmt.per == 0 || (fmt.per == 1 && k->tgid == r->key.tgid) ||
+		    (fmt.per == 2 && k->tid == r->key.tid))
+			sel[n++] = t->hist[i];
+	}
+	mem = open_memstream(&text, &tlen);
+	if (mem) {
+		fmt.top = 0;
+		fmt.timestamp = false;
+		ss_emit_init(&e, mem, SS_FMT_TABLE);
+		if (!fmt.per)
+			ss_emit_raw(&e, "(one histogram of all tasks: -P or -L "
+					"for this row's own)\n");
+		ss_histmap_text(&e, sel, n, &fmt);
+		fclose(mem);
+	}
+	free(sel);
+	if (text && !n) {
+		free(text);
+		text = NULL;
+		snprintf(note, len,
+			 "no histogram of this row in this interval");
+	}
+	return text;
+}
+
+/* the pane under the table: the selected row's histograms, @h lines */
+static void draw_hist_pane(struct ss_top *t, int y0, int h)
+{
+	const struct ss_row *r =
+		t->sel < t->shown.n ? &t->shown.rows[t->sel] : NULL;
+	char note[96] = "no row selected", *text = NULL, *p;
+	int y = y0 + 1;
+
+	mvhline(y0, 0, ACS_HLINE, COLS);
+	if (r) {
+		mvprintw(y0, 2, " histograms of pid %u", r->key.tgid);
+		if (t->vo.per_thread)
+			printw(" tid %u", r->key.tid);
+		addstr(" ");
+		text = hist_text(t, r, note, sizeof(note));
+	}
+	if (!text) {
+		mvaddnstr(y, 0, note, COLS);
+		return;
+	}
+	/* the table's text: skip the blank lines it starts blocks with */
+	for (p = text; *p && y < y0 + h;) {
+		char *e = strchrnul(p, '\n');
+
+		if (e > p)
+			mvaddnstr(y++, 0, p,
+				  (int)(e - p) < COLS ? (int)(e - p) : COLS);
+		p = *e ? e + 1 : e;
+	}
+	free(text);
+}
+
 /* ss_top_draw - see top_view.h */
 void ss_top_draw(struct ss_top *t)
 {
-	int y, x, w = 0, head, cut;
+	int y, x, w = 0, head, cut, end, nrows;
 
 	if (!t->active)
 		return;
@@ -522,6 +630,14 @@ void ss_top_draw(struct ss_top *t)
 		return;
 	}
 	cut = fitting_width(t, COLS);
+	end = LINES;
+	/* the pane: under the rows, at most half the table's room */
+	if (t->hist_pane && LINES - head > 6) {
+		int half = (LINES - head - 1) / 2;
+
+		end = head + 1 +
+		      ((size_t)half > t->shown.n ? (int)t->shown.n : half);
+	}
 	if (t->lines_n && head < LINES) {
 		attron(A_REVERSE);
 		mvaddnstr(head, 0, t->lines[0], cut);
@@ -536,8 +652,27 @@ void ss_top_draw(struct ss_top *t)
 			attroff(A_BOLD | A_UNDERLINE);
 		}
 	}
-	for (y = head + 1; y < LINES && (size_t)(y - head) < t->lines_n; y++)
-		mvaddnstr(y, 0, t->lines[y - head], cut);
+	/* the rows, scrolled so the selected one is on the screen */
+	nrows = end - head - 1;
+	if (t->sel >= t->shown.n)
+		t->sel = t->shown.n ? t->shown.n - 1 : 0;
+	if (nrows > 0 && t->sel >= t->first + nrows)
+		t->first = t->sel - nrows + 1;
+	if (t->sel < t->first)
+		t->first = t->sel;
+	for (y = head + 1; y < end; y++) {
+		size_t i = t->first + (y - head - 1);
+
+		if (i + 1 >= t->lines_n)
+			break;
+		if (i == t->sel)
+			attron(A_BOLD);
+		mvaddnstr(y, 0, t->lines[i + 1], cut);
+		if (i == t->sel)
+			attroff(A_BOLD);
+	}
+	if (end < LINES)
+		draw_hist_pane(t, end, LINES - end);
 	refresh();
 }
 
@@ -639,6 +774,30 @@ static bool apply_key(struct ss_top *t, int ch, enum ss_top_action *act)
 		t->counters = !t->counters;
 		init_columns(t);
 		return true;
+	case 'r':
+		t->hist_pane = !t->hist_pane;
+		return false;
+	case KEY_UP:
+	case 'k':
+		if (t->sel)
+			t->sel--;
+		return false;
+	case KEY_DOWN:
+	case 'j':
+		t->sel++; /* clamped when drawn */
+		return false;
+	case KEY_PPAGE:
+		t->sel = t->sel > (size_t)LINES ? t->sel - LINES : 0;
+		return false;
+	case KEY_NPAGE:
+		t->sel += LINES;
+		return false;
+	case KEY_HOME:
+		t->sel = 0;
+		return false;
+	case KEY_END:
+		t->sel = (size_t)-1 / 2;
+		return false;
 	case '/':
 		t->editing = true;
 		memcpy(t->edit, t->filter, sizeof(t->edit));

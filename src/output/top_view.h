@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "histmap.h"
 #include "options.h"
 #include "output.h"
 #include "rows.h"
@@ -54,6 +55,13 @@ struct ss_top {
 	bool editing;
 	bool paused;
 	bool help;
+	size_t sel; /* selected row of shown (Up/Down), the first shown */
+	size_t first;
+	bool hist_pane; /* r: the selected row's histograms */
+	struct ss_hist_rec *hist; /* the interval's histograms (--hist) */
+	size_t hist_n, hist_cap;
+	struct ss_hist_fmt hist_fmt; /* per, ms as feat_hist prints them */
+	bool hist_on; /* the run has --hist */
 	char msg[96]; /* one-line note (e.g. "threads need -L") */
 	/* ncurses */
 	void *screen; /* SCREEN * */
@@ -88,9 +96,13 @@ void ss_top_close(struct ss_top *t);
 
 /*
  * ss_top_update - the interval just collected (@iv: rows sorted, as the
- * table would print them).  Copied unless paused.  0 or -ENOMEM.
+ * table would print them) and its @nhist histograms (--hist, as
+ * feat_hist read them; @ms: msecs slots; @hist_per: 0 one histogram, 1
+ * per process, 2 per thread).  Copied unless paused.  0 or -ENOMEM.
  */
-int ss_top_update(struct ss_top *t, const struct ss_interval *iv);
+int ss_top_update(struct ss_top *t, const struct ss_interval *iv,
+		  const struct ss_hist_rec *hist, size_t nhist, bool ms,
+		  int hist_per);
 
 /* ss_top_draw - (re)draw the screen for its current size. */
 void ss_top_draw(struct ss_top *t);

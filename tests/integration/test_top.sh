@@ -17,6 +17,8 @@
 #    reflows: the status wraps, whole columns, the rows fill the height;
 #    resume; q; the pane's terminal is sane afterwards (stty -a: icanon echo
 #    icrnl opost isig) and the view is gone;
+#  - run F (--top --hist runq -P): the r pane of the filtered row, a
+#    sleeper run 1 s inside one interval, counts its row's switches (+-1);
 #  - runs B, C, E (--top, the view on stdout): Ctrl-C typed in the pane and
 #    SIGTERM each end it with exit 0, SIGSEGV (a crash) kills it (139), and
 #    each leaves a sane terminal.
@@ -418,6 +420,37 @@ keys A q
 wait_done A
 out=$(scr vs_csv "$T/a11.txt" "$T/A.csv" 2>&1) || fail "after resume: $out"
 info "$out"
+
+# --- run F: --hist runq -P, the r pane of the selected row ------------------
+# The sleeper (hostile comm) runs 1 s inside one interval: each of its
+# switch-ins after a wakeup is one run-queue sample, each sleep one switch,
+# so the pane's histogram counts its row's switches (+-1: the SIGCONT wakeup
+# and the final stop).
+pane F "$T/run.sh" F --top --hist runq -P -i 3000
+wait_interval F "--:--:--"
+freeze "$BAD"
+keys F / "$BAD" Enter r
+wait_screen F f0.txt "histograms of pid $BAD"
+wait_interval F "$NOW"
+thaw "$BAD"
+sleep 1
+freeze "$BAD"
+wait_interval F "$NOW"
+keys F Space
+wait_screen F f1.txt PAUSED
+python3 - "$T/f1.txt" "$BAD" <<'PY' || fail "r pane: $(cat "$T/f1.txt")"
+import re, sys
+text, pid = open(sys.argv[1], encoding="utf-8", errors="replace").read(), sys.argv[2]
+row = re.search(r"^%s +bad\?\?comm +(\d+) " % pid, text, re.M)
+if not row or "run-queue latency:" not in text or ("pid = %s bad??comm" % pid) not in text:
+    sys.exit("no row, title or pid line")
+sw = int(row.group(1))
+total = sum(int(c) for c in re.findall(r"-> +\d+ +: (\d+) ", text))
+print("  r pane: pid %s run-queue histogram %d samples, row %d switches" % (pid, total, sw))
+sys.exit(0 if sw > 300 and abs(total - sw) <= 1 else 1)
+PY
+keys F q
+wait_done F
 
 # --- runs B, C, E: the view on stdout; Ctrl-C, SIGTERM, a crash ------------
 pane B "$T/run.sh" B --top -i 1000

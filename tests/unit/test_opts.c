@@ -674,10 +674,10 @@ Test(opts, error_exclusive_combinations)
 		   "--listen and --trace are exclusive");
 	expect_msg(ARGS("--top", "--trace"),
 		   "--top shows the interval table only: not with --trace, "
-		   "--hist, --blame, --check or -q");
-	expect_msg(ARGS("--hist=runq", "--top"),
+		   "-H, --blame, --check or -q");
+	expect_msg(ARGS("--hist=runq", "-H", "--top"),
 		   "--top shows the interval table only: not with --trace, "
-		   "--hist, --blame, --check or -q");
+		   "-H, --blame, --check or -q");
 }
 
 Test(opts, top_view_flag)
@@ -689,6 +689,11 @@ Test(opts, top_view_flag)
 	w.top = 7;
 	expect_opts(ARGS("--top", "-n", "7"), &w);
 	expect_msg(ARGS("--top=1"), "option '--top' takes no value");
+	w = defaults();
+	w.top_view = true;
+	w.hist = SS_HIST_RUNQ;
+	w.hist_per_process = true;
+	expect_opts(ARGS("--top", "--hist", "runq", "-P"), &w); /* r pane */
 }
 
 Test(opts, listen_and_exporter_options)
