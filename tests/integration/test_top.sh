@@ -18,7 +18,8 @@
 #    resume; q; the pane's terminal is sane afterwards (stty -a: icanon echo
 #    icrnl opost isig) and the view is gone;
 #  - run F (--top --hist runq -P): the r pane of the filtered row, a
-#    sleeper run 1 s inside one interval, counts its row's switches (+-1);
+#    sleeper run 1 s inside one interval, counts its row's switches (+-1,
+#    1 % under load);
 #  - runs B, C, E (--top, the view on stdout): Ctrl-C typed in the pane and
 #    SIGTERM each end it with exit 0, SIGSEGV (a crash) kills it (139), and
 #    each leaves a sane terminal.
@@ -241,6 +242,12 @@ wait_interval() {
 	cat "$T/iv.txt" >&2
 	fail "$1: no new interval after $2 within 30 s"
 }
+# next_interval NAME: until the next interval is drawn, from what the
+# screen shows now (never one drawn a while ago); sets NOW
+next_interval() {
+	cap "$1" now.txt
+	wait_interval "$1" "$(sed -n '1s/^switchstat \([0-9:]\{8\}\) .*/\1/p' "$T/now.txt")"
+}
 # wait_done NAME [RC]: until run.sh wrote the exit code (20 s); checks it
 # is RC (default 0) and that the terminal is back in its normal mode
 wait_done() {
@@ -291,8 +298,8 @@ scr json "$T/a0.txt" >/dev/null || fail "header: $(head -3 "$T/a0.txt")"
 grep -q "^PID     TID     COMM " "$T/a0.txt" || fail "no column header: $(head -5 "$T/a0.txt")"
 info "header: $(head -1 "$T/a0.txt")"
 
-# one frozen window inside one interval
-wait_interval A "$NOW"
+# one frozen window inside one interval (thawed as the interval begins)
+next_interval A
 s0=$(schedstat_sum "$SPIN")
 thaw "$SPIN" "$THR"
 sleep 1
@@ -303,7 +310,10 @@ keys A Space # pause on this interval
 wait_screen A a1.txt PAUSED
 [ "$(scr time "$T/a1.txt")" = "$NOW" ] || fail "paused on another interval"
 got=$(scr oncpu_ns "$T/a1.txt" "$SPIN" topspin 2>&1) || fail "$got"
-info "topspin in the CSV, all intervals: $(csv_sum "$T/A.csv" oncpu_ns pid "$SPIN") ns; $(grep -c ",$SPIN," "$T/A.csv") rows"
+n=$(python3 -c '
+import csv, sys
+print(sum(1 for r in csv.DictReader(open(sys.argv[1], encoding="latin-1")) if r["pid"] == sys.argv[2]))' "$T/A.csv" "$SPIN")
+[ "$n" = 1 ] || fail "the frozen window is in $n intervals of the CSV, not one (machine too slow for the 5 s interval?)"
 check_within "pid $SPIN topspin on-CPU on the screen vs schedstat" "$got" $((s1 - s0)) 2
 # the screen and the CSV of the same interval (the CSV row is written
 # before the view draws it)
@@ -387,6 +397,19 @@ done
 grep -q "^PID " "$T/a9.txt" || fail "help did not close"
 info "help shown and closed"
 
+# c: the counter columns (IPC here: no PMU, the raw counts are not shown)
+keys A c
+wait_screen A a9d.txt "counters off"
+grep -q "^PID .* %CPU *$" "$T/a9d.txt" || fail "c: counter columns still shown: $(grep "^PID" "$T/a9d.txt")"
+keys A c
+for i in $(seq 1 100); do
+	cap A a9e.txt
+	grep -q "counters off" "$T/a9e.txt" || break
+	sleep 0.05
+done
+grep -q "^PID .* IPC" "$T/a9e.txt" || fail "c again: no IPC column"
+info "c: counter columns off and on"
+
 # + and -: the interval doubles and halves, not below -i's
 keys A +
 wait_screen A a9b.txt "interval 10000 ms"
@@ -425,20 +448,20 @@ info "$out"
 # The sleeper (hostile comm) runs 1 s inside one interval: each of its
 # switch-ins after a wakeup is one run-queue sample, each sleep one switch,
 # so the pane's histogram counts its row's switches (+-1: the SIGCONT wakeup
-# and the final stop).
+# and the final stop; 1 % under load).
 pane F "$T/run.sh" F --top --hist runq -P -i 3000
 wait_interval F "--:--:--"
 freeze "$BAD"
 keys F / "$BAD" Enter r
 wait_screen F f0.txt "histograms of pid $BAD"
-wait_interval F "$NOW"
+next_interval F
 thaw "$BAD"
 sleep 1
 freeze "$BAD"
 wait_interval F "$NOW"
 keys F Space
 wait_screen F f1.txt PAUSED
-python3 - "$T/f1.txt" "$BAD" <<'PY' || fail "r pane: $(cat "$T/f1.txt")"
+cat >"$T/pane.py" <<'PY'
 import re, sys
 text, pid = open(sys.argv[1], encoding="utf-8", errors="replace").read(), sys.argv[2]
 row = re.search(r"^%s +bad\?\?comm +(\d+) " % pid, text, re.M)
@@ -446,9 +469,13 @@ if not row or "run-queue latency:" not in text or ("pid = %s bad??comm" % pid) n
     sys.exit("no row, title or pid line")
 sw = int(row.group(1))
 total = sum(int(c) for c in re.findall(r"-> +\d+ +: (\d+) ", text))
-print("  r pane: pid %s run-queue histogram %d samples, row %d switches" % (pid, total, sw))
-sys.exit(0 if sw > 300 and abs(total - sw) <= 1 else 1)
+print("pid %s run-queue histogram %d samples, row %d switches" % (pid, total, sw))
+# +-1 (the SIGCONT wakeup, the final stop), or 1 %: under load we saw up
+# to 4 of ~540 samples missing (switches the kernel hides from tracers)
+sys.exit(0 if sw > 300 and abs(total - sw) <= max(1, sw / 100) else 1)
 PY
+out=$(python3 "$T/pane.py" "$T/f1.txt" "$BAD" 2>&1) || fail "r pane: $out: $(cat "$T/f1.txt")"
+info "r pane: $out"
 keys F q
 wait_done F
 
