@@ -76,6 +76,14 @@ int ss_top_check_terminal(bool records_on_stdout, char *err, size_t len)
 			 term && *term ? "dumb" : "unset");
 		return -1;
 	}
+	/* a terminal type without a terminfo entry: now, not after compiling */
+	if (setupterm((char *)term, -1, &fd) != OK) {
+		snprintf(err, len,
+			 "--top: terminal type '%s' has no terminfo entry",
+			 term);
+		return -1;
+	}
+	del_curterm(cur_term);
 	if (!records_on_stdout) {
 		if (!isatty(STDOUT_FILENO)) {
 			snprintf(err, len,
@@ -169,6 +177,8 @@ static void crash_handlers(bool on, int fd)
 			sigaction(crash_sigs[i], &sa, &crash_old[i]);
 		return;
 	}
+	if (crash_fd < 0)
+		return; /* never installed */
 	for (size_t i = 0; i < N_CRASH; i++)
 		sigaction(crash_sigs[i], &crash_old[i], NULL);
 	crash_fd = -1;

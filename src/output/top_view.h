@@ -71,7 +71,8 @@ struct ss_top {
 };
 
 /*
- * ss_top_check_terminal - can the view run here: TERM set and not "dumb";
+ * ss_top_check_terminal - can the view run here: TERM set, not "dumb" and
+ * known to terminfo;
  * the view on stdout (a tty), or with @records_on_stdout (--csv/--json)
  * on /dev/tty while stdout is not the terminal.  0, or -1 with a reason
  * in @err.

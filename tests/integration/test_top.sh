@@ -43,7 +43,8 @@ refuse() { # WANT_TEXT CMD...: exit 2, one line on stderr, stdout empty
 refuse "TERM is dumb" env TERM=dumb "$SWITCHSTAT" --top
 refuse "TERM is unset" env -u TERM "$SWITCHSTAT" --top
 refuse "stdout is not a tty" env TERM=screen "$SWITCHSTAT" --top
-info "refused: TERM dumb, TERM unset, stdout not a tty (exit 2, one line)"
+refuse "'no-such-term' has no terminfo entry" env TERM=no-such-term "$SWITCHSTAT" --top
+info "refused: TERM dumb, unset or unknown, stdout not a tty (exit 2, one line)"
 
 need_root
 
