@@ -242,6 +242,37 @@ static __always_inline void ss_hist_switch(__u64 prev_state, __u32 next_tid,
 	} while (0)
 #endif
 
+#if SS_HIST_ONCPU || SS_HIST_WAITS
+/*
+ * sched_exit_tp found that the current task (tid; 0: idle) arrived by a
+ * switch the kernel did not report: as at a reported switch-in, its waits
+ * end now (counted as ss_hist_switch counts them) and its slice starts now.
+ * Without this its run-queue wait was dropped at its next switch-out, while
+ * --blame and schedstat's run_delay count it.
+ */
+static __always_inline void ss_hist_unreported(__u32 tid, __u64 now)
+{
+	__u32 zero = 0;
+	struct ss_hist_cpu *hc = hist_cpu.lookup(&zero);
+
+	if (!hc)
+		return;
+	hc->tid = tid;
+	hc->oncpu_start_ns = now;
+#if SS_HIST_WAITS
+	if (tid)
+		ss_hist_arrive(hc, tid, now);
+#endif
+}
+
+/* in ss_resync (switch.bpf.c): its tid and now */
+#define SS_HIST_UNREPORTED() ss_hist_unreported(tid, now)
+#else
+#define SS_HIST_UNREPORTED() \
+	do {                 \
+	} while (0)
+#endif
+
 #if SS_HIST_WAITS
 /* At a checkpoint: record the running task's waits now, not at its switch. */
 static __always_inline void ss_hist_checkpoint(__u32 tgid, __u32 tid,

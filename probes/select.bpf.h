@@ -6,6 +6,10 @@
  * Settings (numeric -D macros from the host, never user strings):
  *   SS_FILTER_TGID    >0: only this process (all its threads)
  *   SS_FILTER_TID     >0: only this thread
+ *   SS_FILTER_LIST    1: -p or -t named several: the ids are the keys of
+ *                     filter_tgids / filter_tids (filled by the host
+ *                     before any program is attached), SS_FILTER_TGID /
+ *                     SS_FILTER_TID then only say whether to look
  *   SS_FILTER_CGROUP  1: only tasks in the cgroup v2 directory whose fd the
  *                     host put at index 0 of cgroup_filter, or in any of
  *                     its descendants, those created after the start too
@@ -24,6 +28,15 @@
 #ifndef SS_FILTER_CGROUP
 #define SS_FILTER_CGROUP 0
 #endif
+#ifndef SS_FILTER_LIST
+#define SS_FILTER_LIST 0
+#endif
+#define SS_FILTER_LIST_MAX 32 /* SS_MAX_TARGETS (src/base/options.h) */
+
+#if SS_FILTER_LIST
+BPF_HASH(filter_tgids, __u32, __u8, SS_FILTER_LIST_MAX);
+BPF_HASH(filter_tids, __u32, __u8, SS_FILTER_LIST_MAX);
+#endif
 
 #if SS_FILTER_CGROUP
 /* index 0: the --cgroup directory (the kernel holds the cgroup itself) */
@@ -32,17 +45,25 @@ BPF_CGROUP_ARRAY(cgroup_filter, 1);
 
 /*
  * ss_task_selected - 1 if the current task (tgid, tid) passes the -p, -t
- * and --cgroup filters, else 0.  The cgroup test is the kernel's own
+ * and --cgroup filters, else 0.  One compare per filter, or one hash
+ * lookup when a list was given.  The cgroup test is the kernel's own
  * hierarchy test (bpf_current_task_under_cgroup): one ancestor compare, no
  * map of ids, so cgroups created after the start are followed.  An unset
  * cgroup_filter entry (negative return) selects nothing.
  */
 static __always_inline int ss_task_selected(__u32 tgid, __u32 tid)
 {
+#if SS_FILTER_LIST
+	if (SS_FILTER_TGID && !filter_tgids.lookup(&tgid))
+		return 0;
+	if (SS_FILTER_TID && !filter_tids.lookup(&tid))
+		return 0;
+#else
 	if (SS_FILTER_TGID && tgid != SS_FILTER_TGID)
 		return 0;
 	if (SS_FILTER_TID && tid != SS_FILTER_TID)
 		return 0;
+#endif
 #if SS_FILTER_CGROUP
 	if (cgroup_filter.check_current_task(0) != 1)
 		return 0;

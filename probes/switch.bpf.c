@@ -323,6 +323,7 @@ static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 	if (ck) {
 		SS_BLAME_CHECKPOINT();
 	} else {
+		SS_HIST_UNREPORTED();
 		SS_BLAME_UNREPORTED();
 	}
 	ss_charge_slice(cpu, now, last, tgid, tid, 0);

@@ -19,6 +19,12 @@
 #             program and the tail-called ss_blame_flush_sw are listed)
 #   emptybcc  an empty sched_switch tracepoint program compiled and attached
 #             through libbcc (build/bench/empty_bcc, tests/bench/empty_bcc.c)
+#   emptybtf  an empty tp_btf sched_switch program (the raw path switchstat's
+#             default mode takes): the floor of its dispatch
+#             (build/bench/empty_btf, tests/bench/empty_btf.c)
+#   readctr   the same with one bpf_perf_event_read_value of a per-CPU
+#             cpu-clock counter: what the kernel's own counter read costs
+#             (empty_btf --read)
 #   bpftrace  tracepoint:sched:sched_switch { @[args->prev_comm] = count(); }
 #   runqlat   bcc's runqlat (bpfcc-tools: runqlat-bpfcc)
 #
@@ -102,9 +108,11 @@ for p in perf $(cd /usr/bin && ls perf_* 2>/dev/null | sort -rV); do
 done
 [ -n "$PERF" ] || { echo "bench: perf not found or not working (apt-get install linux-perf)" >&2; exit 1; }
 
-VARIANTS="base default noexittp counters blame emptybcc bpftrace runqlat"
+VARIANTS="base default noexittp counters blame emptybcc emptybtf readctr bpftrace runqlat"
 command -v bpftrace >/dev/null || { echo "bench: bpftrace not installed: skipping it" >&2; SKIP="$SKIP""bpftrace "; }
 [ -x "$EMPTY" ] || { echo "bench: $EMPTY missing (build with -DSWITCHSTAT_TESTS=ON): skipping emptybcc" >&2; SKIP="$SKIP""emptybcc "; }
+EMPTYBTF=$(dirname "$EMPTY")/empty_btf
+[ -x "$EMPTYBTF" ] || { echo "bench: $EMPTYBTF missing: skipping emptybtf, readctr" >&2; SKIP="$SKIP""emptybtf readctr "; }
 [ -x "$RUNQLAT" ] || { echo "bench: runqlat-bpfcc not installed (bpfcc-tools): skipping it" >&2; SKIP="$SKIP""runqlat "; }
 run_variants=""
 for v in $VARIANTS; do
@@ -167,6 +175,8 @@ launch() {
 	blame) exec "$SS" -i 1000 --blame >"$W/fifo" 2>"$W/err" & ;;
 	counters) exec "$SS" -v -i 1000 -e cpu-clock,task-clock,page-faults >"$W/fifo" 2>"$W/err" & ;;
 	emptybcc) exec "$EMPTY" >"$W/fifo" 2>"$W/err" & ;;
+	emptybtf) exec "$EMPTYBTF" >"$W/fifo" 2>"$W/err" & ;;
+	readctr) exec "$EMPTYBTF" --read >"$W/fifo" 2>"$W/err" & ;;
 	bpftrace) (ulimit -l unlimited 2>/dev/null
 		exec bpftrace -B line -e 'BEGIN { printf("Tracing\n"); }
 			tracepoint:sched:sched_switch { @[args->prev_comm] = count(); }') >"$W/fifo" 2>"$W/err" & ;;

@@ -6,10 +6,11 @@
 #    /sys/kernel/debug/tracing first)
 #  - only when no headers exist for the running kernel: installs the
 #    distribution's headers and links /lib/modules/$(uname -r)/build (and
-#    source) to them, saying so.  switchstat's probes read only tracepoint
-#    fields and BPF helpers, never kernel structs, so mismatched headers are
-#    safe for it; they are NOT safe for other bcc
-#    tools that read task_struct.
+#    source) to them, saying so.  switchstat's probes read tracepoint
+#    fields, BPF helpers and task_struct fields at offsets from the running
+#    kernel's BTF, never at a header's offsets, so mismatched headers are
+#    safe for it; they are NOT safe for other bcc tools that read
+#    task_struct.
 # Usage: scripts/setup.sh [--no-build] [--tests]
 set -euo pipefail
 
@@ -35,7 +36,7 @@ rel=$(uname -r)
 
 # libncurses-dev: --top (pkg-config ncursesw, the wide-character library)
 pkgs=(build-essential cmake pkg-config libbpfcc-dev libbpf-dev bpfcc-tools libmicrohttpd-dev
-	libncurses-dev)
+	libpfm4-dev libncurses-dev)
 # prometheus (promtool and a real server for the exporter tests), curl, and
 # node/npm for the offline Kubernetes schema validation (tests/deploy), tmux
 # (test_top drives --top in a real terminal)
@@ -93,8 +94,9 @@ if [ -z "${BCC_KERNEL_SOURCE:-}" ] && [ ! -d "/lib/modules/$rel/build" ] &&
 	[ -d "$common" ] && ln -sfn "$common" "/lib/modules/$rel/source"
 	say "WARNING: no kernel headers for the running kernel $rel;"
 	say "  linked /lib/modules/$rel/build -> $hdr (headers of another version)."
-	say "  switchstat reads only tracepoint fields and helpers, so this is safe"
-	say "  for it; other bcc tools that read kernel structs may be silently wrong."
+	say "  switchstat reads kernel structs only at offsets from the kernel's BTF,"
+	say "  so this is safe for it; other bcc tools that read kernel structs at"
+	say "  the headers' offsets may be silently wrong."
 fi
 
 # schema validator of deploy/kubernetes, pinned by tests/deploy/package-lock.json

@@ -28,7 +28,8 @@ struct ss_cgroup_cache;
 /* What the features found that the report shows (set before ss_out_init). */
 struct ss_report_info {
 	int nr_counters;
-	char ctr_name[SS_MAX_COUNTERS][32]; /* perf names, e.g. cache-misses */
+	char ctr_name[SS_MAX_COUNTERS]
+		     [SS_EVENT_NAME_LEN]; /* perf names, e.g. cache-misses */
 	bool counters_na; /* no PMU: counter columns show n/a */
 	bool mem_na[3]; /* faults, pgalloc, reclaim columns show n/a */
 	struct ss_cgroup_cache *cg; /* cgroup names; NULL: ids print */

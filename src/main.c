@@ -20,6 +20,7 @@
 
 #include "app.h"
 #include "cpus.h"
+#include "event_encode.h"
 #include "feature.h"
 #include "hostns.h"
 #include "procfs.h"
@@ -166,6 +167,8 @@ int main(int argc, char **argv)
 		return 0;
 	if (ret != SS_PARSE_OK)
 		return 2;
+	if (app.o.list_events) /* no privileges needed: nothing is opened */
+		return ss_events_list(stdout) ? 1 : 0;
 	/* pids mean nothing outside the host's pid namespace: before -p */
 	if (ss_check_pidns(&app.o, ss_in_host_pidns("/proc/self/ns/pid"), err,
 			   sizeof(err))) {
@@ -173,10 +176,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	app.fmt = ss_format_of(&app.o);
-	if (ss_check_target("/proc", app.o.pid, app.o.tid, err, sizeof(err))) {
-		ss_diag("%s", err);
-		fprintf(stderr, "Try 'switchstat -h' for more information.\n");
-		return 2;
+	for (uint32_t i = 0; i < app.o.npids || i < app.o.ntids; i++) {
+		if (ss_check_target("/proc",
+				    i < app.o.npids ? app.o.pids[i] : 0,
+				    i < app.o.ntids ? app.o.tids[i] : 0, err,
+				    sizeof(err))) {
+			ss_diag("%s", err);
+			fprintf(stderr,
+				"Try 'switchstat -h' for more information.\n");
+			return 2;
+		}
 	}
 
 	sigemptyset(&sa.sa_mask);
@@ -201,7 +210,9 @@ int main(int argc, char **argv)
 	ret = setup(&app);
 	if (!ret && !ss_exiting) {
 		out_init(&app);
-		if (ss_target_watch(app.o.pid, app.o.tid))
+		if (ss_target_watch(app.o.ntids ? app.o.tids : app.o.pids,
+				    app.o.ntids ? app.o.ntids : app.o.npids,
+				    app.o.ntids != 0))
 			ss_diag("cannot watch the target: %s "
 				"(the run will not end when it exits)",
 				strerror(errno));

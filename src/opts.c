@@ -73,6 +73,8 @@ static int parse_sort(const char *arg, struct ss_opts *o);
 static int parse_hist(const char *arg, struct ss_opts *o);
 static int parse_events(const char *arg, struct ss_opts *o);
 static int parse_listen(const char *arg, struct ss_opts *o);
+static int parse_pids(const char *arg, struct ss_opts *o);
+static int parse_tids(const char *arg, struct ss_opts *o);
 
 /* In usage order. */
 static const struct opt_def opt_table[] = {
@@ -84,16 +86,17 @@ static const struct opt_def opt_table[] = {
 	{ .key = 'p',
 	  .name = "pid",
 	  .arg = "PID",
-	  .kind = OPT_NUM,
+	  .kind = OPT_WORD,
 	  FIELD(pid),
-	  .min = 1,
-	  .max = 4194304,
+	  .word = parse_pids,
 	  .what = "pid",
-	  .want = "a PID",
+	  .want = "a PID or a comma list of at most 32",
 	  .synopsis_or_next = true,
-	  .help = "only this process (tgid), all its threads" },
-	NUM('t', "tid", "TID", tid, 1, 4194304, "tid", "a TID",
-	    "only this thread"),
+	  .help = "only these processes (tgid, comma list), all\n"
+		  "their threads" },
+	WORD('t', "tid", "TID", tid, parse_tids, "tid",
+	     "a TID or a comma list of at most 32",
+	     "only these threads (comma list)"),
 	FLAG('L', "threads", per_thread,
 	     "one row per thread (adds a TID column)"),
 	FLAG('T', "timestamp", timestamp,
@@ -109,6 +112,11 @@ static const struct opt_def opt_table[] = {
 	WORD('e', "events", "LIST", events, parse_events, "event list", NULL,
 	     "perf events, comma separated (default:\n"
 	     "cycles,instructions,cache-misses if available)"),
+	{ .name = "list-events",
+	  .help = "list the event names -e takes here, and exit",
+	  .kind = OPT_FLAG,
+	  FIELD(list_events),
+	  .hidden_from_synopsis = true },
 	{ .name = "no-counters",
 	  .help = "do not open perf events",
 	  .kind = OPT_FLAG,
@@ -400,6 +408,59 @@ static int parse_hist(const char *arg, struct ss_opts *o)
 		p += n + 1;
 	}
 	o->hist = mask;
+	return 0;
+}
+
+/*
+ * A comma list of ids (1..4194304, pid_max's ceiling) into @ids, as
+ * pidstat and libbpf-tools' offcputime take -p: no empty element, no
+ * duplicate, at most SS_MAX_TARGETS.  Returns the count or -1.
+ */
+static int parse_id_list(const char *arg, uint32_t *ids)
+{
+	const char *p = arg;
+	int n = 0;
+
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		char num[16];
+		uint64_t v;
+
+		if (!len || len >= sizeof(num) || n == SS_MAX_TARGETS)
+			return -1;
+		memcpy(num, p, len);
+		num[len] = '\0';
+		if (ss_parse_u64(num, 1, 4194304, &v))
+			return -1;
+		for (int i = 0; i < n; i++)
+			if (ids[i] == v)
+				return -1;
+		ids[n++] = (uint32_t)v;
+		if (!p[len])
+			return n;
+		p += len + 1;
+	}
+}
+
+static int parse_pids(const char *arg, struct ss_opts *o)
+{
+	int n = parse_id_list(arg, o->pids);
+
+	if (n < 0)
+		return -1;
+	o->npids = (uint32_t)n;
+	o->pid = o->pids[0];
+	return 0;
+}
+
+static int parse_tids(const char *arg, struct ss_opts *o)
+{
+	int n = parse_id_list(arg, o->tids);
+
+	if (n < 0)
+		return -1;
+	o->ntids = (uint32_t)n;
+	o->tid = o->tids[0];
 	return 0;
 }
 

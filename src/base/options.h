@@ -26,11 +26,18 @@ enum ss_sort_key {
 	SS_SORT_PID,
 };
 
+/* most processes (-p) or threads (-t) one run may name */
+#define SS_MAX_TARGETS 32
+
 struct ss_opts {
 	uint64_t interval_ms; /* -i: table every interval_ms */
 	uint64_t duration_s; /* -d: stop after; 0 = until Ctrl-C */
-	uint32_t pid; /* -p: tgid filter; 0 = all */
-	uint32_t tid; /* -t: thread filter; 0 = all */
+	uint32_t pid; /* -p: the first tgid of the list; 0 = all */
+	uint32_t tid; /* -t: the first thread of the list; 0 = all */
+	uint32_t pids[SS_MAX_TARGETS]; /* -p PID[,PID...]: every tgid */
+	uint32_t npids; /* entries in pids[] */
+	uint32_t tids[SS_MAX_TARGETS]; /* -t TID[,TID...]: every thread */
+	uint32_t ntids; /* entries in tids[] */
 	bool per_thread; /* -L: one row per thread */
 	bool timestamp; /* -T */
 	uint32_t top; /* -n: rows per interval; 0 = all */
@@ -41,6 +48,7 @@ struct ss_opts {
 	const char *events; /* -e list as given; NULL = defaults */
 	bool events_given; /* -e was used: hardware events are required */
 	bool no_counters; /* --no-counters: skip perf events */
+	bool list_events; /* --list-events: print the event names, exit */
 	unsigned int hist; /* --hist: mask of enum ss_hist_kind */
 	bool hist_only; /* --hist without the table (-H) */
 	bool milliseconds; /* -m: histograms in ms */

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <bcc/libbpf.h>
+
 #include "collect.h"
 #include "feat_core.h"
 #include "procfs.h"
@@ -40,12 +42,35 @@ static int core_configure(struct ss_app *app, void *st)
 	ok |= ss_app_define(app, "SS_PER_THREAD", app->o.per_thread);
 	ok |= ss_app_define(app, "SS_FILTER_TGID", app->o.pid);
 	ok |= ss_app_define(app, "SS_FILTER_TID", app->o.tid);
+	ok |= ss_app_define(app, "SS_FILTER_LIST",
+			    app->o.npids > 1 || app->o.ntids > 1);
 	/* test hook for the verifier-rejection test (tests/integration) */
 	if (hook && !strcmp(hook, "1"))
 		ok |= ss_app_define(app, "SS_TEST_VERIFIER_FAIL", 1);
 	if (ok) {
 		ss_diag("too many BPF cflags");
 		return 1;
+	}
+	return 0;
+}
+
+/*
+ * -p/-t lists: their ids into the probe's filter map @name (the keys are
+ * what matters), before sched_switch is attached.  0, or 1 with a message.
+ */
+static int fill_filter(struct ss_app *app, const char *name,
+		       const uint32_t *ids, uint32_t n)
+{
+	int fd = ss_bpf_map_fd(&app->bpf, name);
+	__u8 one = 1;
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (fd < 0 ||
+		    bpf_update_elem(fd, (void *)&ids[i], &one, BPF_ANY)) {
+			ss_diag("cannot fill the %s filter: %s", name,
+				strerror(errno));
+			return 1;
+		}
 	}
 	return 0;
 }
@@ -60,6 +85,10 @@ static int core_attach(struct ss_app *app, void *st)
 		ss_diag("BPF maps missing");
 		return 1;
 	}
+	if ((app->o.npids > 1 || app->o.ntids > 1) &&
+	    (fill_filter(app, "filter_tgids", app->o.pids, app->o.npids) ||
+	     fill_filter(app, "filter_tids", app->o.tids, app->o.ntids)))
+		return 1;
 	cs->col_ready = true;
 	if (ss_collect_init(&cs->col, accum, stats, app->ncpus_possible,
 			    app->map_entries)) {

@@ -24,6 +24,7 @@
 
 #include "cpus.h"
 #include "feat_counters.h"
+#include "event_encode.h"
 #include "perf_open.h"
 
 struct ctr_state {
@@ -122,8 +123,9 @@ static int ctr_check(struct ss_app *app, void *st)
 		ctr->nr_parsed = ss_events_default(ctr->ev);
 		return 0;
 	}
-	ctr->nr_parsed = ss_events_parse(app->o.events, ctr->ev, SS_MAX_EVENTS,
-					 err, sizeof(err));
+	ctr->nr_parsed =
+		ss_events_parse_with(app->o.events, ctr->ev, SS_MAX_EVENTS,
+				     ss_event_resolve, err, sizeof(err));
 	if (ctr->nr_parsed < 0) {
 		ss_diag("-e: %s", err);
 		fprintf(stderr, "Try 'switchstat -h' for more information.\n");

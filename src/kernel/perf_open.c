@@ -13,6 +13,11 @@ void ss_perf_attr(const struct ss_event *ev, struct perf_event_attr *attr)
 	attr->size = sizeof(*attr);
 	attr->type = ev->type;
 	attr->config = ev->config;
+	attr->config1 = ev->config1;
+	attr->config2 = ev->config2;
+	attr->exclude_user = ev->exclude_user;
+	attr->exclude_kernel = ev->exclude_kernel;
+	attr->exclude_hv = ev->exclude_hv;
 	attr->read_format =
 		PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	attr->disabled = 0; /* counts from the open on */

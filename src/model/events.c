@@ -2,6 +2,7 @@
 /*
  * events.c - the perf event table, list parsing and counter arithmetic.
  */
+#define _GNU_SOURCE /* memrchr */
 #include "events.h"
 
 #include <ctype.h>
@@ -67,33 +68,33 @@ static const struct ss_event_def event_defs[] = {
 	  { NULL },
 	  PERF_TYPE_HARDWARE,
 	  PERF_COUNT_HW_STALLED_CYCLES_FRONTEND,
-	  "STALLED-CY" },
+	  "STALL-FE" },
 	{ "stalled-cycles-backend",
 	  { NULL },
 	  PERF_TYPE_HARDWARE,
 	  PERF_COUNT_HW_STALLED_CYCLES_BACKEND,
-	  "STALLED-CY" },
+	  "STALL-BE" },
 	{ "L1-dcache-loads",
 	  { NULL },
 	  PERF_TYPE_HW_CACHE,
 	  HW_CACHE_CONFIG(L1D, READ, ACCESS),
-	  "L1-DCACHE-" },
+	  "L1D-LD" },
 	{ "L1-dcache-load-misses",
 	  { NULL },
 	  PERF_TYPE_HW_CACHE,
 	  HW_CACHE_CONFIG(L1D, READ, MISS),
-	  "L1-DCACHE-" },
+	  "L1D-LDMISS" },
 	{ "LLC-loads",
 	  { NULL },
 	  PERF_TYPE_HW_CACHE,
 	  HW_CACHE_CONFIG(LL, READ, ACCESS),
-	  "LLC-LOADS" },
+	  "LLC-LD" },
 	/* perf decodes an LLC name with no operation as a read */
 	{ "LLC-load-misses",
 	  { "LLC-misses" },
 	  PERF_TYPE_HW_CACHE,
 	  HW_CACHE_CONFIG(LL, READ, MISS),
-	  "LLC-LOAD-M" },
+	  "LLC-LDMISS" },
 	{ "cpu-clock",
 	  { NULL },
 	  PERF_TYPE_SOFTWARE,
@@ -163,7 +164,8 @@ static const struct ss_event_def *def_named(const char *s, size_t len)
 /* ss_event_def_of - see events.h */
 const struct ss_event_def *ss_event_def_of(const struct ss_event *ev)
 {
-	if (ev->type == PERF_TYPE_RAW)
+	if (ev->type == PERF_TYPE_RAW || ev->config1 || ev->config2 ||
+	    ev->exclude_user || ev->exclude_kernel || ev->exclude_hv)
 		return NULL;
 	for (size_t i = 0; i < N_EVENT_DEFS; i++)
 		if (event_defs[i].type == ev->type &&
@@ -251,54 +253,142 @@ static bool is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
+/* ss_event_modifiers - see events.h */
+int ss_event_modifiers(const char *m, size_t n, struct ss_event *ev)
+{
+	bool u = false, k = false, h = false;
+
+	if (!n)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (m[i] == 'u')
+			u = true;
+		else if (m[i] == 'k')
+			k = true;
+		else if (m[i] == 'h')
+			h = true;
+		else
+			return -1;
+	}
+	ev->exclude_user = !u;
+	ev->exclude_kernel = !k;
+	ev->exclude_hv = !h;
+	return 0;
+}
+
+/*
+ * The length of [s, s + len) before ":mods" (len when there is no ':'),
+ * with the modifiers applied to @ev; 0 when the part after the last ':' is
+ * not perf's modifiers (libpfm4's "pmu::EVENT:UMASK" names go to the
+ * resolver whole).
+ */
+static size_t split_modifiers(const char *s, size_t len, struct ss_event *ev)
+{
+	const char *colon = memrchr(s, ':', len);
+
+	if (!colon)
+		return len;
+	if (colon == s || colon[-1] == ':' ||
+	    ss_event_modifiers(colon + 1, (size_t)(s + len - colon - 1), ev))
+		return 0;
+	return (size_t)(colon - s);
+}
+
 /* Fill @ev from the element [s, s + len); -1 with a message on failure. */
-static int parse_one(const char *s, size_t len, struct ss_event *ev, char *err,
-		     size_t errlen)
+static int parse_one(const char *s, size_t len, struct ss_event *ev,
+		     ss_event_resolve_fn resolve, char *err, size_t errlen)
 {
 	const struct ss_event_def *d;
+	size_t base;
 	int ret;
 
 	memset(ev, 0, sizeof(*ev));
-	d = def_named(s, len);
+	if (len >= sizeof(ev->name)) {
+		set_err(err, errlen, "event name \"%.*s\" is too long",
+			(int)len, s);
+		return -1;
+	}
+	base = split_modifiers(s, len, ev);
+	d = base ? def_named(s, base) : NULL;
 	if (d) {
 		ev->type = d->type;
 		ev->config = d->config;
 		ev->hardware = d->type != PERF_TYPE_SOFTWARE;
 		goto found;
 	}
-	if (s[0] != 'r') {
-		set_err(err, errlen, "unknown event \"%.*s\"", (int)len, s);
-		return -1;
-	}
-	ret = parse_raw(s + 1, len - 1, &ev->config);
-	if (ret == -1) {
-		set_err(err, errlen,
-			"unknown event \"%.*s\" (raw events are r followed by "
-			"1-16 hex digits)",
-			(int)len, s);
-		return -1;
-	}
+	ret = base && s[0] == 'r' ? parse_raw(s + 1, base - 1, &ev->config)
+				  : -1;
 	if (ret == -2) {
 		set_err(err, errlen,
 			"raw event \"%.*s\" does not fit in 64 bits", (int)len,
 			s);
 		return -1;
 	}
-	ev->type = PERF_TYPE_RAW;
-	ev->hardware = true;
-found:
-	if (len >= sizeof(ev->name)) {
-		set_err(err, errlen, "event name \"%.*s\" is too long",
-			(int)len, s);
-		return -1;
+	if (ret == 0) {
+		ev->type = PERF_TYPE_RAW;
+		ev->hardware = true;
+		goto found;
 	}
+	if (resolve) {
+		char name[SS_EVENT_NAME_LEN];
+
+		memcpy(name, s, len);
+		name[len] = '\0';
+		memset(ev, 0, sizeof(*ev));
+		if (resolve(name, ev, err, errlen))
+			return -1;
+		goto found;
+	}
+	if (s[0] == 'r' && base)
+		set_err(err, errlen,
+			"unknown event \"%.*s\" (raw events are r followed by "
+			"1-16 hex digits)",
+			(int)len, s);
+	else
+		set_err(err, errlen, "unknown event \"%.*s\"", (int)len, s);
+	return -1;
+found:
 	memcpy(ev->name, s, len);
 	ev->name[len] = '\0';
 	return 0;
 }
 
+static bool same_event(const struct ss_event *a, const struct ss_event *b)
+{
+	return a->type == b->type && a->config == b->config &&
+	       a->config1 == b->config1 && a->config2 == b->config2 &&
+	       a->exclude_user == b->exclude_user &&
+	       a->exclude_kernel == b->exclude_kernel &&
+	       a->exclude_hv == b->exclude_hv;
+}
+
+/*
+ * The end of the element starting at @p: the next ',' outside a
+ * pmu/.../ part (perf's terms are comma-separated inside the slashes).
+ */
+static const char *element_end(const char *p)
+{
+	bool in_pmu = false;
+
+	for (; *p; p++) {
+		if (*p == '/')
+			in_pmu = !in_pmu;
+		else if (*p == ',' && !in_pmu)
+			break;
+	}
+	return p;
+}
+
+/* ss_events_parse - see events.h */
 int ss_events_parse(const char *list, struct ss_event *out, int max, char *err,
 		    size_t errlen)
+{
+	return ss_events_parse_with(list, out, max, NULL, err, errlen);
+}
+
+/* ss_events_parse_with - see events.h */
+int ss_events_parse_with(const char *list, struct ss_event *out, int max,
+			 ss_event_resolve_fn resolve, char *err, size_t errlen)
 {
 	const char *p = list ? list : "";
 	int n = 0, pos = 0;
@@ -316,13 +406,11 @@ int ss_events_parse(const char *list, struct ss_event *out, int max, char *err,
 		return -1;
 	}
 	for (;;) {
-		const char *start = p, *end = strchr(p, ',');
+		const char *start = p, *end = element_end(p);
 		struct ss_event ev;
 		size_t len;
 		int i;
 
-		if (!end)
-			end = p + strlen(p);
 		pos++;
 		while (start < end && is_blank(*start))
 			start++;
@@ -335,11 +423,10 @@ int ss_events_parse(const char *list, struct ss_event *out, int max, char *err,
 				pos, list);
 			return -1;
 		}
-		if (parse_one(start, len, &ev, err, errlen))
+		if (parse_one(start, len, &ev, resolve, err, errlen))
 			return -1;
 		for (i = 0; i < n; i++) {
-			if (out[i].type == ev.type &&
-			    out[i].config == ev.config) {
+			if (same_event(&out[i], &ev)) {
 				set_err(err, errlen,
 					"duplicate event \"%s\" (same as "
 					"\"%s\")",

@@ -15,14 +15,30 @@
 #include <linux/perf_event.h>
 
 #define SS_MAX_EVENTS 8
-#define SS_EVENT_NAME_LEN 32
+#define SS_EVENT_NAME_LEN 64
 
+/*
+ * struct ss_event - one event to count, as perf_event_attr needs it.  The
+ * fields past config are 0 for the table's names and raw rNNNN; the
+ * modifiers (":u", ":k", ":h"), perf's pmu/term=value/ syntax and libpfm4
+ * encodings set them.
+ */
 struct ss_event {
 	char name[SS_EVENT_NAME_LEN]; /* as the user spelled it */
-	uint32_t type; /* perf_event_attr.type: PERF_TYPE_* */
+	uint32_t type; /* perf_event_attr.type: PERF_TYPE_* or a PMU's type */
 	uint64_t config; /* perf_event_attr.config */
-	bool hardware; /* needs a PMU counter (HARDWARE, HW_CACHE, RAW) */
+	uint64_t config1, config2; /* perf_event_attr.config1 / config2 */
+	bool exclude_user, exclude_kernel, exclude_hv; /* perf_event_attr */
+	bool hardware; /* needs a PMU counter (not PERF_TYPE_SOFTWARE) */
 };
+
+/*
+ * ss_event_resolve_fn - encode a name the table does not know (a PMU's own
+ * event, pmu/event/) into *@ev (name excluded).  Returns 0, or -1 with a
+ * one-line message in @err.  See src/kernel/event_encode.h.
+ */
+typedef int (*ss_event_resolve_fn)(const char *name, struct ss_event *ev,
+				   char *err, size_t errlen);
 
 #define SS_EVENT_ALIASES 2 /* most other spellings of one event */
 #define SS_EVENT_HEAD_LEN 10 /* longest table column header */
@@ -80,8 +96,10 @@ void ss_event_head(const char *name, char *buf, size_t len);
  *
  * Names are the canonical names and aliases of the event table
  * (ss_event_defs, the spellings of perf list(1), case-sensitive) and raw PMU
- * events "rNNNN" with 1-16 hex digits (PERF_TYPE_RAW). Blanks around an
- * element are ignored; modifiers such as ":u" are not supported.
+ * events "rNNNN" with 1-16 hex digits (PERF_TYPE_RAW), each optionally
+ * followed by perf's modifiers ":u", ":k", ":h" (any combination; as in
+ * perf, naming any of them excludes the levels not named).  Blanks around
+ * an element are ignored.
  *
  * Returns the number of events (>= 1), or -1 with a message in @err for an
  * empty list, an empty element ("a,,b"), an unknown name, a malformed or
@@ -90,6 +108,22 @@ void ss_event_head(const char *name, char *buf, size_t len);
  */
 int ss_events_parse(const char *list, struct ss_event *out, int max, char *err,
 		    size_t errlen);
+
+/*
+ * ss_events_parse_with - ss_events_parse, where a name that is neither in
+ * the table nor raw goes to @resolve (NULL: unknown).  Commas inside a
+ * pmu/.../ element ("cpu/event=0x3c,umask=0/") do not split the list.
+ */
+int ss_events_parse_with(const char *list, struct ss_event *out, int max,
+			 ss_event_resolve_fn resolve, char *err, size_t errlen);
+
+/*
+ * ss_event_modifiers - apply perf's modifier letters [@m, @m + @n) (u, k, h
+ * in any order and number) to @ev: as in perf
+ * (tools/perf/util/parse-events.c), naming any level excludes the levels
+ * not named.  Returns 0, or -1 for an empty list or another letter.
+ */
+int ss_event_modifiers(const char *m, size_t n, struct ss_event *ev);
 
 /*
  * ss_events_default - the default set: cycles, instructions, cache-misses.

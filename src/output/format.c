@@ -137,9 +137,19 @@ char *ss_fmt_hms(char *buf, uint64_t realtime_ns)
 /* ss_counter_key - see format.h */
 void ss_counter_key(const char *event, char *buf, size_t len)
 {
-	size_t i;
+	size_t n = 0;
 
-	for (i = 0; event[i] && i + 1 < len; i++)
-		buf[i] = event[i] == '-' ? '_' : event[i];
-	buf[i] = '\0';
+	if (!len)
+		return;
+	for (size_t i = 0; event[i] && n + 1 < len; i++) {
+		unsigned char c = (unsigned char)event[i];
+
+		if (isalnum(c))
+			buf[n++] = (char)c;
+		else if (n && buf[n - 1] != '_')
+			buf[n++] = '_';
+	}
+	while (n && buf[n - 1] == '_')
+		n--;
+	buf[n] = '\0';
 }

@@ -47,7 +47,11 @@ void ss_csv_field(FILE *f, const char *s, size_t maxlen);
  */
 char *ss_fmt_hms(char *buf, uint64_t realtime_ns);
 
-/* ss_counter_key - CSV/JSON name of a perf event: cache-misses -> cache_misses */
+/*
+ * ss_counter_key - CSV/JSON name of a perf event: each run of characters
+ * other than letters and digits becomes one '_', none at the ends
+ * (cache-misses -> cache_misses, msr/tsc/ -> msr_tsc, cycles:u -> cycles_u).
+ */
 void ss_counter_key(const char *event, char *buf, size_t len);
 
 #endif

@@ -228,7 +228,7 @@ static void set_decimals(struct ss_col *c, int table_decimals)
 }
 
 /* storage for generated header and key strings */
-static char gen_names[SS_MAX_COUNTERS][2][32];
+static char gen_names[SS_MAX_COUNTERS][2][SS_EVENT_NAME_LEN];
 
 /* ss_out_init - see output.h */
 void ss_out_init(struct ss_out *out)
@@ -264,8 +264,10 @@ void ss_out_init(struct ss_out *out)
 	for (int i = 0; i < out->nr_counters; i++) {
 		const char *head = gen_names[i][0];
 
-		ss_event_head(out->ctr_name[i], gen_names[i][0], 32);
-		ss_counter_key(out->ctr_name[i], gen_names[i][1], 32);
+		ss_event_head(out->ctr_name[i], gen_names[i][0],
+			      SS_EVENT_NAME_LEN);
+		ss_counter_key(out->ctr_name[i], gen_names[i][1],
+			       SS_EVENT_NAME_LEN);
 		/*
 		 * Without a PMU the raw counts are all n/a: the table keeps
 		 * only the derived IPC/MPKI columns (so it stays within 80

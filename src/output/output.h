@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "emit.h"
+#include "events.h"
 #include "format.h"
 #include "options.h"
 #include "rows.h"
@@ -35,7 +36,8 @@ struct ss_out {
 	const struct ss_opts *o;
 	enum ss_format fmt; /* chosen once (ss_format_of) */
 	int nr_counters;
-	char ctr_name[SS_MAX_COUNTERS][32]; /* perf names, e.g. cache-misses */
+	char ctr_name[SS_MAX_COUNTERS]
+		     [SS_EVENT_NAME_LEN]; /* perf names, e.g. cache-misses */
 	bool counters_na; /* no PMU: columns show n/a */
 	bool mem_na[3]; /* faults, pgalloc, reclaim */
 	struct ss_cgroup_cache *cg; /* for cgroup names; may be NULL */

@@ -113,7 +113,8 @@ static const struct ss_field scaled_field = { .key = "scaled", .unit = "bool" };
 void ss_trace_fmt_init(struct ss_trace_fmt *t, struct ss_emit *e,
 		       bool wall_clock, uint64_t start_mono_ns,
 		       uint64_t start_real_ns, int nr_counters,
-		       const char (*ctr_name)[32], bool counters_na)
+		       const char (*ctr_name)[SS_EVENT_NAME_LEN],
+		       bool counters_na)
 {
 	memset(t, 0, sizeof(*t));
 	t->e = e;

@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "emit.h"
+#include "events.h"
 #include "probes/shared.h"
 #include "probes/trace_event.h"
 
@@ -41,7 +42,8 @@ struct ss_trace_fmt {
 	bool counters_na; /* counters not measured: n/a, null, empty */
 	struct ss_field fields[SS_TRACE_NCOLS]; /* fixed columns, time first */
 	struct ss_field ctr_field[SS_MAX_COUNTERS];
-	char ctr_key[SS_MAX_COUNTERS][32]; /* CSV/JSON key: cache_misses */
+	char ctr_key[SS_MAX_COUNTERS]
+		    [SS_EVENT_NAME_LEN]; /* CSV/JSON key: cache_misses */
 	char ctr_head[SS_MAX_COUNTERS][32]; /* table header: LLC-MISS */
 };
 
@@ -55,7 +57,8 @@ struct ss_trace_fmt {
 void ss_trace_fmt_init(struct ss_trace_fmt *t, struct ss_emit *e,
 		       bool wall_clock, uint64_t start_mono_ns,
 		       uint64_t start_real_ns, int nr_counters,
-		       const char (*ctr_name)[32], bool counters_na);
+		       const char (*ctr_name)[SS_EVENT_NAME_LEN],
+		       bool counters_na);
 
 /*
  * ss_trace_state_str - prev_state as the kernel's sched_switch trace

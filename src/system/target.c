@@ -24,15 +24,18 @@
 #define PIDFD_THREAD O_EXCL /* Linux 6.9+: a pidfd for one thread */
 #endif
 #define POLL_MS 100
+#define SS_TARGETS_MAX 32 /* SS_MAX_TARGETS of options.h */
 
 static struct {
 	pthread_t thread;
 	bool running;
 	atomic_bool stop;
-	uint32_t id; /* the tid with -t, else the pid */
-	bool is_thread;
-	int pidfd; /* -1: check /proc */
-} w = { .pidfd = -1 };
+	bool is_thread; /* -t, else -p */
+	uint32_t n, left; /* targets, those not yet gone */
+	uint32_t id[SS_TARGETS_MAX];
+	int pidfd[SS_TARGETS_MAX]; /* -1: check /proc */
+	bool gone[SS_TARGETS_MAX];
+} w;
 
 static bool thread_alive(uint32_t tid)
 {
@@ -58,27 +61,60 @@ static bool thread_alive(uint32_t tid)
 	return alive;
 }
 
-/* The target has exited: the pidfd is readable, or /proc says so. */
-static bool gone(int timeout_ms)
+static bool alive(uint32_t i)
 {
-	if (w.pidfd >= 0) {
-		struct pollfd p = { .fd = w.pidfd, .events = POLLIN };
+	return w.is_thread ? thread_alive(w.id[i])
+			   : ss_process_alive("/proc", w.id[i]);
+}
 
-		return poll(&p, 1, timeout_ms) > 0;
+/*
+ * Wait up to @timeout_ms for a target to exit; mark and name each that
+ * has.  Returns true when none is left.
+ */
+static bool poll_gone(int timeout_ms)
+{
+	struct pollfd p[SS_TARGETS_MAX];
+	uint32_t np = 0, map[SS_TARGETS_MAX];
+
+	for (uint32_t i = 0; i < w.n; i++) {
+		if (!w.gone[i] && w.pidfd[i] >= 0) {
+			p[np] = (struct pollfd){ .fd = w.pidfd[i],
+						 .events = POLLIN };
+			map[np++] = i;
+		}
 	}
-	usleep(timeout_ms * 1000);
-	return w.is_thread ? !thread_alive(w.id)
-			   : !ss_process_alive("/proc", w.id);
+	if (np)
+		poll(p, np, timeout_ms);
+	else
+		usleep(timeout_ms * 1000);
+	for (uint32_t k = 0, j = 0; k < w.n; k++) {
+		bool now_gone;
+
+		if (w.gone[k])
+			continue;
+		if (w.pidfd[k] >= 0) {
+			while (j < np && map[j] < k)
+				j++;
+			now_gone = j < np && map[j] == k && p[j].revents;
+		} else {
+			now_gone = !alive(k);
+		}
+		if (!now_gone)
+			continue;
+		w.gone[k] = true;
+		w.left--;
+		fprintf(stderr, "switchstat: %s %" PRIu32 " has exited\n",
+			w.is_thread ? "thread" : "process", w.id[k]);
+	}
+	return w.left == 0;
 }
 
 static void *watch(void *arg)
 {
 	(void)arg;
 	while (!atomic_load(&w.stop)) {
-		if (!gone(POLL_MS))
+		if (!poll_gone(POLL_MS))
 			continue;
-		fprintf(stderr, "switchstat: %s %" PRIu32 " has exited\n",
-			w.is_thread ? "thread" : "process", w.id);
 		kill(getpid(), SIGTERM); /* the main thread takes it */
 		break;
 	}
@@ -86,19 +122,26 @@ static void *watch(void *arg)
 }
 
 /* ss_target_watch - see target.h */
-int ss_target_watch(uint32_t pid, uint32_t tid)
+int ss_target_watch(const uint32_t *ids, uint32_t n, bool threads)
 {
 	sigset_t all, old;
 	int err;
 
-	if (!pid && !tid)
+	if (!n)
 		return 0;
-	w.is_thread = tid != 0;
-	w.id = tid ? tid : pid;
-	w.pidfd = syscall(SYS_pidfd_open, w.id, w.is_thread ? PIDFD_THREAD : 0);
-	/* ESRCH: gone already (the watcher sees it); else use /proc */
-	if (w.pidfd < 0 && errno == ESRCH)
-		w.pidfd = -1;
+	if (n > SS_TARGETS_MAX) {
+		errno = E2BIG;
+		return -1;
+	}
+	w.is_thread = threads;
+	w.n = w.left = n;
+	for (uint32_t i = 0; i < n; i++) {
+		w.id[i] = ids[i];
+		w.gone[i] = false;
+		/* ESRCH: gone already (the watcher sees it); else /proc */
+		w.pidfd[i] = syscall(SYS_pidfd_open, ids[i],
+				     threads ? PIDFD_THREAD : 0);
+	}
 	atomic_store(&w.stop, false);
 	/* the watcher takes no signals: SIGINT/SIGTERM reach the main thread */
 	sigfillset(&all);
@@ -121,7 +164,10 @@ void ss_target_stop(void)
 	atomic_store(&w.stop, true);
 	pthread_join(w.thread, NULL);
 	w.running = false;
-	if (w.pidfd >= 0)
-		close(w.pidfd);
-	w.pidfd = -1;
+	for (uint32_t i = 0; i < w.n; i++) {
+		if (w.pidfd[i] >= 0)
+			close(w.pidfd[i]);
+		w.pidfd[i] = -1;
+	}
+	w.n = 0;
 }

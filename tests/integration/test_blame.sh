@@ -18,10 +18,12 @@
 #     until its next reported switch-in, so the sums are only reported.
 #  1b. A SCHED_OTHER victim beside the same hogs: it preempts at once, so
 #     its waits are tens of us, where the two clocks' different end points
-#     show: the kernel stops run_delay at the rq clock update that starts
-#     __schedule, the tracepoint fires after the pick, 6-12 us later per
-#     switch-in on this VM.  So: run_delay - 2 % <= blamed <= run_delay +
-#     2 % + 15 us per switch-in (schedstat's third field).
+#     show: a wakeup that preempts asks __schedule to skip its rq clock
+#     update (wakeup_preempt: rq_clock_skip_update), so run_delay ends at
+#     the wakeup's clock value and leaves out the interrupt exit and the
+#     pick, 6-12 us per switch-in on this VM (README, "Which clock").
+#     So: run_delay - 2 % <= blamed <= run_delay + 2 % + 15 us per
+#     switch-in (schedstat's third field).
 #  3. -G: hogs in cgroup A, the victim in cgroup B, both on CPU 0: B's
 #     blamed wait is its run_delay within 2 %, and what is blamed on A
 #     equals what a per-process run at the same time blames on the hogs,

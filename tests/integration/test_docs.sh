@@ -5,6 +5,8 @@
 #    the bcc man page sections; it documents every option of switchstat -h;
 #  - switchstat_example.txt ends with the USAGE message, equal to
 #    `switchstat -h` byte for byte;
+#  - README.md's Usage block uses only options of -h, and README.md names
+#    every option of -h (its short or long form);
 #  - README.md "## Output fields" and the man page name every CSV/JSON key
 #    the code defines (src/output/output.c add_col, src/output/trace_fmt.c COL).
 . "$(dirname "$0")/lib.sh"
@@ -63,6 +65,50 @@ if tail != usage:
         usage.splitlines(True), tail.splitlines(True), "switchstat -h", "example"))
     sys.exit("USAGE message differs from switchstat -h")
 print("  example file ends with the exact -h output (%d lines)" % usage.count("\n"))
+PY
+
+# --- README: its Usage block uses only real options, and names every one -
+python3 - "$T/usage.txt" "$SRC/README.md" <<'PY' || fail "README vs -h"
+import re, sys
+usage, readme = (open(p).read() for p in sys.argv[1:3])
+opt_text = usage.split("OPTIONS:", 1)[1].split("EXAMPLES:", 1)[0]
+opts = []  # (short or None, long) per option line of -h
+for line in opt_text.splitlines():
+    m = re.match(r"\s+(?:(-\w), )?(--[\w-]+)", line)
+    if m:
+        opts.append(m.groups())
+known = {o for pair in opts for o in pair if o}
+if "\n## Usage\n" not in readme:
+    sys.exit("README.md: no '## Usage' section")
+sec = readme.split("\n## Usage\n", 1)[1].split("\n## ", 1)[0]
+block = sec.split("```", 2)[1]
+bad = []
+for line in block.splitlines():
+    cmd = line.split("#", 1)[0]
+    if not cmd.strip().startswith("switchstat"):
+        continue
+    for tok in cmd.split()[1:]:
+        if tok.startswith("--"):
+            tok = tok.split("=", 1)[0]
+        elif re.match(r"-[A-Za-z]+$", tok):
+            for c in tok[1:]:  # a cluster: each letter an option
+                if "-" + c not in known:
+                    bad.append("Usage block: -%s in %r" % (c, line.strip()))
+            continue
+        else:
+            continue
+        if tok not in known:
+            bad.append("Usage block: %s in %r" % (tok, line.strip()))
+words = set(re.findall(r"(?<![\w-])--?[A-Za-z][\w-]*", readme))
+for short, long in opts:
+    if long in ("--help", "--version"):
+        continue
+    if long not in words and (short is None or short not in words):
+        bad.append("README never mentions %s%s" % (short + "/" if short else "", long))
+if bad:
+    sys.exit("\n".join(bad))
+print("  README: its Usage block uses only options of -h; all %d are in the README"
+      % len(opts))
 PY
 
 # --- every output key is documented --------------------------------------

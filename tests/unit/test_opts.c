@@ -128,13 +128,15 @@ Test(opts, interval_duration_pid_tid_top_map_entries)
 	expect_opts(ARGS("--duration=5"), &w);
 
 	w = defaults();
-	w.pid = 185;
+	w.pid = w.pids[0] = 185;
+	w.npids = 1;
 	expect_opts(ARGS("-p", "185"), &w);
 	expect_opts(ARGS("--pid", "185"), &w);
 	expect_opts(ARGS("--pid=185"), &w);
 
 	w = defaults();
-	w.tid = 186;
+	w.tid = w.tids[0] = 186;
+	w.ntids = 1;
 	expect_opts(ARGS("-t", "186"), &w);
 	expect_opts(ARGS("--tid", "186"), &w);
 	expect_opts(ARGS("--tid=186"), &w);
@@ -310,6 +312,55 @@ Test(opts, cgroup_path_vs_cgroups_flag)
 	w.csv = true;
 	w.top = 0; /* --csv: every row */
 	expect_opts(ARGS("-G", "-M", "--csv", "--cgroup", "/a"), &w);
+}
+
+/* -p and -t take comma lists, as pidstat and libbpf-tools' offcputime */
+Test(opts, pid_and_tid_lists)
+{
+	static const char max[] = "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,"
+				  "17,18,19,20,21,22,23,24,25,26,27,28,29,30,"
+				  "31,32";
+	struct ss_opts w = defaults();
+
+	w.pid = w.pids[0] = 19036;
+	w.pids[1] = 19034;
+	w.npids = 2;
+	expect_opts(ARGS("-p", "19036,19034"), &w);
+	expect_opts(ARGS("-p", "7", "-p", "19036,19034"), &w); /* last wins */
+	w = defaults();
+	w.tid = w.tids[0] = 5;
+	w.tids[1] = 6;
+	w.tids[2] = 4194304;
+	w.ntids = 3;
+	expect_opts(ARGS("--tid=5,6,4194304"), &w);
+	w = defaults();
+	w.pid = 1;
+	w.npids = 32;
+	for (int i = 0; i < 32; i++)
+		w.pids[i] = (uint32_t)i + 1;
+	expect_opts(ARGS("-p", max), &w);
+	/* one clear message for a bad list */
+	expect_msg(ARGS("-p", "1,,2"), "invalid pid '1,,2': want a PID or a "
+				       "comma list of at most 32");
+	expect_msg(ARGS("-p", "1,2,"), "invalid pid '1,2,': want a PID or a "
+				       "comma list of at most 32");
+	expect_msg(ARGS("-p", "3,3"), "invalid pid '3,3': want a PID or a "
+				      "comma list of at most 32");
+	expect_msg(ARGS("-t", "1,0"), "invalid tid '1,0': want a TID or a "
+				      "comma list of at most 32");
+	{
+		char over[sizeof(max) + 4];
+
+		struct run r;
+
+		snprintf(over, sizeof(over), "%s,33", max);
+		parse(&r, ARGS("-p", over));
+		cr_expect_eq(r.ret, SS_PARSE_ERROR);
+		cr_expect(strstr(r.err, "want a PID or a comma list of at "
+					"most 32"),
+			  "%s", r.err);
+		run_free(&r);
+	}
 }
 
 /* -c is --cgroup's short form, as in libbpf-tools' runqlat and cpudist */
@@ -492,7 +543,7 @@ Test(opts, every_usage_option_is_parsed)
 		}
 		run_free(&r);
 	}
-	cr_expect_eq(seen, 32, "usage shows %d options besides -h/--version",
+	cr_expect_eq(seen, 33, "usage shows %d options besides -h/--version",
 		     seen);
 	free(usage);
 }
@@ -521,8 +572,11 @@ Test(opts, error_invalid_values)
 	expect_msg(ARGS("--interval=x"),
 		   "invalid interval 'x': want 1..86400000 ms");
 	expect_msg(ARGS("-d", "0"), "invalid duration '0': want 1..31536000 s");
-	expect_msg(ARGS("-p", "0"), "invalid pid '0': want a PID");
-	expect_msg(ARGS("-t", "-5"), "invalid tid '-5': want a TID");
+	expect_msg(ARGS("-p", "0"),
+		   "invalid pid '0': want a PID or a comma list of at most 32");
+	expect_msg(
+		ARGS("-t", "-5"),
+		"invalid tid '-5': want a TID or a comma list of at most 32");
 	expect_msg(ARGS("-n", "1000001"),
 		   "invalid row count '1000001': want 0..1000000");
 	expect_msg(ARGS("-s", "cpu"), "invalid sort key 'cpu': want oncpu, "
@@ -728,7 +782,8 @@ Test(opts, parse_twice_in_a_row)
 
 	all.interval_ms = 100;
 	all.duration_s = 3;
-	all.pid = 1;
+	all.pid = all.pids[0] = 1;
+	all.npids = 1;
 	all.per_thread = all.timestamp = all.csv = all.memory = true;
 	all.top = 0;
 	all.sort = SS_SORT_PID;

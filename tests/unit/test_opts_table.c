@@ -102,14 +102,47 @@ static const struct {
 	{ "--interval", "1", "86400000", "0", "86400001" },
 	{ "-d", "1", "31536000", "0", "31536001" },
 	{ "--duration", "1", "31536000", "0", "31536001" },
-	{ "-p", "1", "4194304", "0", "4194305" },
-	{ "--pid", "1", "4194304", "0", "4194305" },
-	{ "-t", "1", "4194304", "0", "4194305" },
-	{ "--tid", "1", "4194304", "0", "4194305" },
 	{ "-n", "0", "1000000", NULL, "1000001" },
 	{ "--rows", "0", "1000000", NULL, "1000001" },
 	{ "--map-entries", "1024", "4194304", "1023", "4194305" },
 };
+
+/* -p and -t: a number each, in a comma list ("1,2" is valid there) */
+static const struct {
+	const char *flag, *min, *max, *below, *above;
+} id_lists[] = {
+	{ "-p", "1", "4194304", "0", "4194305" },
+	{ "--pid", "1", "4194304", "0", "4194305" },
+	{ "-t", "1", "4194304", "0", "4194305" },
+	{ "--tid", "1", "4194304", "0", "4194305" },
+};
+
+Test(opts_table, id_list_values)
+{
+	for (size_t i = 0; i < sizeof(id_lists) / sizeof(id_lists[0]); i++) {
+		const char *min[] = { id_lists[i].flag, id_lists[i].min, NULL };
+		const char *max[] = { id_lists[i].flag, id_lists[i].max, NULL };
+		const char *below[] = { id_lists[i].flag, id_lists[i].below,
+					NULL };
+		const char *above[] = { id_lists[i].flag, id_lists[i].above,
+					NULL };
+		const char *two[] = { id_lists[i].flag, "1,2", NULL };
+
+		expect_ok(min, NULL);
+		expect_ok(max, NULL);
+		expect_ok(two, NULL);
+		expect_error(below);
+		expect_error(above);
+		for (size_t j = 0;
+		     j < sizeof(bad_values) / sizeof(bad_values[0]); j++) {
+			const char *args[] = { id_lists[i].flag, bad_values[j],
+					       NULL };
+
+			if (strcmp(bad_values[j], "1,2"))
+				expect_error(args);
+		}
+	}
+}
 
 Test(opts_table, numeric_bad_values)
 {
@@ -355,7 +388,7 @@ Test(opts_table, unknown_events)
 		",cycles",
 		"cycles,",
 		"-1",
-		"cycles:u",
+		"cycles:x",
 		"r",
 		"rxyz",
 		"r12345678901234567",

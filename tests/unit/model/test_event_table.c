@@ -27,13 +27,13 @@ static const struct spelling spellings[] = {
 	{ "branch-misses", "branch-misses", "BR-MISS" },
 	{ "bus-cycles", "bus-cycles", "BUS-CYCLES" },
 	{ "ref-cycles", "ref-cycles", "REF-CYCLES" },
-	{ "stalled-cycles-frontend", "stalled-cycles-frontend", "STALLED-CY" },
-	{ "stalled-cycles-backend", "stalled-cycles-backend", "STALLED-CY" },
-	{ "L1-dcache-loads", "L1-dcache-loads", "L1-DCACHE-" },
-	{ "L1-dcache-load-misses", "L1-dcache-load-misses", "L1-DCACHE-" },
-	{ "LLC-loads", "LLC-loads", "LLC-LOADS" },
-	{ "LLC-load-misses", "LLC-load-misses", "LLC-LOAD-M" },
-	{ "LLC-misses", "LLC-load-misses", "LLC-LOAD-M" },
+	{ "stalled-cycles-frontend", "stalled-cycles-frontend", "STALL-FE" },
+	{ "stalled-cycles-backend", "stalled-cycles-backend", "STALL-BE" },
+	{ "L1-dcache-loads", "L1-dcache-loads", "L1D-LD" },
+	{ "L1-dcache-load-misses", "L1-dcache-load-misses", "L1D-LDMISS" },
+	{ "LLC-loads", "LLC-loads", "LLC-LD" },
+	{ "LLC-load-misses", "LLC-load-misses", "LLC-LDMISS" },
+	{ "LLC-misses", "LLC-load-misses", "LLC-LDMISS" },
 	{ "cpu-clock", "cpu-clock", "CPU-CLK" },
 	{ "task-clock", "task-clock", "TASK-CLK" },
 	{ "page-faults", "page-faults", "FAULTS" },
@@ -71,6 +71,18 @@ Test(event_table, every_spelling_has_its_canonical_name)
 		cr_expect_str_eq(buf, spellings[i].canonical, "%s",
 				 spellings[i].name);
 	}
+}
+
+/* two events never share a column header (perf-style tables stay readable) */
+Test(event_table, headers_are_unique)
+{
+	const struct ss_event_def *d;
+	size_t n = ss_event_defs(&d);
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			cr_expect_str_neq(d[i].head, d[j].head, "%s and %s",
+					  d[i].name, d[j].name);
 }
 
 Test(event_table, every_spelling_has_its_header)

@@ -162,7 +162,7 @@ Test(ss_events_parse, empty_element)
 Test(ss_events_parse, unknown_name_is_quoted)
 {
 	static const char *const bad[] = { "Cycles",	  "CYCLES",	"cycle",
-					   "cycles:u",	  "LLC-Misses", "foo",
+					   "cycles:x",	  "LLC-Misses", "foo",
 					   "cache_misses" };
 	size_t i;
 
@@ -229,8 +229,104 @@ Test(ss_events_parse, same_config_other_type_is_not_duplicate)
 Test(ss_events_parse, name_too_long)
 {
 	cr_expect_str_eq(
-		parse_fail("r0000000000000000000000000000001", SS_MAX_EVENTS),
-		"event name \"r0000000000000000000000000000001\" is too long");
+		parse_fail("r000000000000000000000000000000000000000000000000"
+			   "0000000000000000000001",
+			   SS_MAX_EVENTS),
+		"event name \"r000000000000000000000000000000000000000000000000"
+		"0000000000000000000001\" is too long");
+}
+
+/* perf's :u :k :h modifiers: naming any level excludes the others */
+Test(ss_events_parse, modifiers_as_perf)
+{
+	static const struct {
+		const char *name;
+		bool xu, xk, xh;
+	} cases[] = {
+		{ "cycles:u", false, true, true },
+		{ "cycles:k", true, false, true },
+		{ "cycles:uk", false, false, true },
+		{ "instructions:ukh", false, false, false },
+		{ "r3c:u", false, true, true },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ss_event ev;
+		char err[128] = "";
+
+		cr_assert_eq(ss_events_parse(cases[i].name, &ev, 1, err,
+					     sizeof(err)),
+			     1, "%s: %s", cases[i].name, err);
+		cr_expect_str_eq(ev.name, cases[i].name);
+		cr_expect_eq(ev.exclude_user, cases[i].xu, "%s", cases[i].name);
+		cr_expect_eq(ev.exclude_kernel, cases[i].xk, "%s",
+			     cases[i].name);
+		cr_expect_eq(ev.exclude_hv, cases[i].xh, "%s", cases[i].name);
+		cr_expect(ev.hardware);
+		/* a modified event is not the table's row: its own name */
+		if (cases[i].xu || cases[i].xk || cases[i].xh)
+			cr_expect_null(ss_event_def_of(&ev), "%s",
+				       cases[i].name);
+	}
+	/* cycles and cycles:u count different things: both may be asked */
+	{
+		struct ss_event ev[2];
+
+		cr_expect_eq(ss_events_parse("cycles,cycles:u", ev, 2, NULL, 0),
+			     2);
+		cr_expect_eq(ss_events_parse("cycles:u,cpu-cycles:u", ev, 2,
+					     NULL, 0),
+			     -1);
+	}
+	cr_expect(strstr(parse_fail("cycles:", SS_MAX_EVENTS), "unknown"));
+	cr_expect(strstr(parse_fail("cycles:uz", SS_MAX_EVENTS), "unknown"));
+}
+
+static int resolver_calls;
+
+/* a stand-in for src/kernel/event_encode.c: knows "pmu/x/" and "VENDOR.EV" */
+static int fake_resolve(const char *name, struct ss_event *ev, char *err,
+			size_t errlen)
+{
+	resolver_calls++;
+	if (!strcmp(name, "cpu/event=0x3c,umask=0x1/")) {
+		ev->type = 4;
+		ev->config = 0x13c;
+		ev->hardware = true;
+		return 0;
+	}
+	if (!strcmp(name, "VENDOR.EV")) {
+		ev->type = PERF_TYPE_RAW;
+		ev->config = 0x5320d1;
+		ev->hardware = true;
+		return 0;
+	}
+	snprintf(err, errlen, "no such event \"%s\"", name);
+	return -1;
+}
+
+/* names the table does not know go to the resolver; commas in pmu/../ stay */
+Test(ss_events_parse, resolver_and_pmu_terms)
+{
+	struct ss_event ev[3];
+	char err[128] = "";
+
+	resolver_calls = 0;
+	cr_assert_eq(ss_events_parse_with("cycles,cpu/event=0x3c,umask=0x1/,"
+					  "VENDOR.EV",
+					  ev, 3, fake_resolve, err,
+					  sizeof(err)),
+		     3, "%s", err);
+	cr_expect_eq(resolver_calls, 2); /* not for the table's cycles */
+	cr_expect_str_eq(ev[1].name, "cpu/event=0x3c,umask=0x1/");
+	cr_expect_eq(ev[1].type, 4);
+	cr_expect_eq(ev[1].config, 0x13c);
+	cr_expect_str_eq(ev[2].name, "VENDOR.EV");
+	cr_expect_eq(ev[2].config, 0x5320d1);
+	cr_expect_eq(ss_events_parse_with("nope", ev, 3, fake_resolve, err,
+					  sizeof(err)),
+		     -1);
+	cr_expect_str_eq(err, "no such event \"nope\"");
 }
 
 Test(ss_events_default, cycles_instructions_cache_misses)

@@ -754,6 +754,14 @@ Test(output_fmt, counter_key)
 	cr_expect_str_eq(b, "cycles");
 	ss_counter_key("branch-instructions", b, sizeof(b));
 	cr_expect_str_eq(b, "branch_instructions");
+	ss_counter_key("msr/tsc/", b, sizeof(b));
+	cr_expect_str_eq(b, "msr_tsc");
+	ss_counter_key("cycles:u", b, sizeof(b));
+	cr_expect_str_eq(b, "cycles_u");
+	ss_counter_key("cpu/event=0x3c,umask=0x1/", b, sizeof(b));
+	cr_expect_str_eq(b, "cpu_event_0x3c_umask_0x1");
+	ss_counter_key("icl::MEM_LOAD_RETIRED:L3_MISS", b, sizeof(b));
+	cr_expect_str_eq(b, "icl_MEM_LOAD_RETIRED_L3_MISS");
 	ss_counter_key("a-b-c", b, 4);
 	cr_expect_str_eq(b, "a_b");
 	ss_counter_key("abc", b, 1);

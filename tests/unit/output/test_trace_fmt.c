@@ -10,8 +10,9 @@
 /* monotonic 0 is wall clock 1700000000 s */
 #define REAL0 1700000000000000000ULL
 
-static const char ctr_names[SS_MAX_COUNTERS][32] = { "cpu-clock",
-						     "page-faults" };
+static const char ctr_names[SS_MAX_COUNTERS][SS_EVENT_NAME_LEN] = {
+	"cpu-clock", "page-faults"
+};
 
 /* the emitter of the format under test; print() points it at its stream */
 static struct ss_emit em;

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * empty_btf - floors for scripts/bench-overhead.sh: the least a BTF raw
+ * tracepoint (tp_btf) program on sched_switch costs, the path switchstat's
+ * default mode uses, and the least a perf counter read at every switch
+ * costs.  The programs are a few instructions written out here, loaded with
+ * libbpf (bpf_prog_load, attach_btf_id from the running kernel's BTF) and
+ * attached with bpf_raw_tracepoint_open:
+ *
+ *   empty_btf          r0 = 0; exit
+ *   empty_btf --read   bpf_perf_event_read_value(&ctrs, BPF_F_CURRENT_CPU,
+ *                      &buf, 24) into the stack; r0 = 0; exit
+ *                      (ctrs: a perf event array holding a cpu-clock
+ *                      counter per CPU, the kernel's own read cost)
+ *
+ * Prints "Tracing... Hit Ctrl-C to end." once attached and waits for
+ * SIGINT or SIGTERM.  Exit 1 on any failure, with the reason.
+ */
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <errno.h>
+#include <linux/bpf.h>
+#include <linux/perf_event.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define MAX_CPUS 1024
+
+static volatile sig_atomic_t done;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	done = 1;
+}
+
+static int die(const char *what)
+{
+	fprintf(stderr, "empty_btf: %s: %s\n", what, strerror(errno));
+	return 1;
+}
+
+/* the instructions, as the kernel's filter.h macros would write them */
+#define INSN(c, d, s, o, i)                 \
+	((struct bpf_insn){ .code = (c),    \
+			    .dst_reg = (d), \
+			    .src_reg = (s), \
+			    .off = (o),     \
+			    .imm = (i) })
+
+int main(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct bpf_insn prog[16];
+	int n = 0, map = -1, fd, link, id;
+	bool read = argc > 1 && !strcmp(argv[1], "--read");
+	struct btf *vmlinux;
+	LIBBPF_OPTS(bpf_prog_load_opts, opts);
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	vmlinux = btf__load_vmlinux_btf();
+	if (!vmlinux)
+		return die("no kernel BTF");
+	id = btf__find_by_name_kind(vmlinux, "btf_trace_sched_switch",
+				    BTF_KIND_TYPEDEF);
+	if (id < 0)
+		return die("no btf_trace_sched_switch in the kernel's BTF");
+	if (read) {
+		int ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+		struct perf_event_attr attr = {
+			.size = sizeof(attr),
+			.type = PERF_TYPE_SOFTWARE,
+			.config = PERF_COUNT_SW_CPU_CLOCK,
+			.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+				       PERF_FORMAT_TOTAL_TIME_RUNNING,
+		};
+
+		map = bpf_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, "ctrs", 4,
+				     4, ncpus, NULL);
+		if (map < 0)
+			return die("perf event array");
+		for (int cpu = 0; cpu < ncpus && cpu < MAX_CPUS; cpu++) {
+			int pfd = syscall(SYS_perf_event_open, &attr, -1, cpu,
+					  -1, 0);
+
+			if (pfd >= 0 &&
+			    bpf_map_update_elem(map, &cpu, &pfd, BPF_ANY))
+				return die("perf event array update");
+		}
+		/* r1 = map (ld_imm64, pseudo map fd) */
+		prog[n++] = INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1,
+				 BPF_PSEUDO_MAP_FD, 0, map);
+		prog[n++] = INSN(0, 0, 0, 0, 0);
+		/* r2 = BPF_F_CURRENT_CPU (0xffffffff, zero-extended) */
+		prog[n++] =
+			INSN(BPF_ALU | BPF_MOV | BPF_K, BPF_REG_2, 0, 0, -1);
+		/* r3 = r10 - 24: a struct bpf_perf_event_value on the stack */
+		prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_3,
+				 BPF_REG_10, 0, 0);
+		prog[n++] =
+			INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_3, 0, 0, -24);
+		/* r4 = 24 */
+		prog[n++] =
+			INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_4, 0, 0, 24);
+		prog[n++] = INSN(BPF_JMP | BPF_CALL, 0, 0, 0,
+				 BPF_FUNC_perf_event_read_value);
+	}
+	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
+	prog[n++] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+
+	opts.expected_attach_type = BPF_TRACE_RAW_TP;
+	opts.attach_btf_id = (__u32)id;
+	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING,
+			   read ? "read_ctr_switch" : "empty_switch", "GPL",
+			   prog, (size_t)n, &opts);
+	if (fd < 0)
+		return die("load");
+	link = bpf_raw_tracepoint_open(NULL, fd);
+	if (link < 0)
+		return die("attach");
+	printf("Tracing... Hit Ctrl-C to end.\n");
+	fflush(stdout);
+	while (!done)
+		pause();
+	close(link);
+	close(fd);
+	if (map >= 0)
+		close(map);
+	btf__free(vmlinux);
+	return 0;
+}
