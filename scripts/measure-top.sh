@@ -19,6 +19,7 @@ TM=(tmux -L "ss-measure-$$" -f /dev/null)
 pids=()
 cleanup() {
 	"${TM[@]}" kill-server 2>/dev/null || true
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/ss-measure-$$"
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
 	wait 2>/dev/null || true
 	rm -rf "$T"

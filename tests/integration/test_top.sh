@@ -28,7 +28,9 @@ command -v tmux >/dev/null || skip "needs tmux (scripts/setup.sh --tests)"
 command -v python3 >/dev/null || skip "needs python3"
 
 TM=(tmux -L "ss-top-$$" -f /dev/null)
-trap '"${TM[@]}" kill-server 2>/dev/null; cleanup' EXIT
+trap '"${TM[@]}" kill-server 2>/dev/null
+rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/ss-top-$$"
+cleanup' EXIT
 
 # --- refusals (no root needed: checked before the environment) -----------
 refuse() { # WANT_TEXT CMD...: exit 2, one line on stderr, stdout empty
