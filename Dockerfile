@@ -27,7 +27,7 @@ FROM debian:bookworm-slim AS build
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         build-essential cmake pkg-config libbpfcc-dev libbpf-dev libmicrohttpd-dev \
-        libpfm4-dev \
+        libpfm4-dev libncurses-dev \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -62,11 +62,12 @@ LABEL org.opencontainers.image.title="switchstat" \
 # libbpf; libbpf1 also for BTF offsets). xz-utils and kmod are for libbcc's fallback when /lib/modules has no
 # headers for the running kernel: it runs `modprobe kheaders` and unpacks
 # /sys/kernel/kheaders.tar.xz with tar. libmicrohttpd12 serves --listen
-# (the Prometheus exporter); libpfm4 encodes PMU event names (-e). No compiler or cmake here: libbcc
+# (the Prometheus exporter); libpfm4 encodes PMU event names (-e); libncursesw6
+# draws --top. No compiler or cmake here: libbcc
 # compiles the BPF C with the clang it embeds.
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        libbpfcc libbpf1 libmicrohttpd12 libpfm4 xz-utils kmod \
+        libbpfcc libbpf1 libmicrohttpd12 libpfm4 libncursesw6 xz-utils kmod \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin \
  && for lib in $(dpkg -L libbpfcc | grep '/libbcc[^/]*\.so\.[0-9]*$'); do \
         ldd "$lib" | awk -v l="$lib" '/not found/ {bad=1; print l ": " $0} END {exit bad}' || exit 1; \

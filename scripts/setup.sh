@@ -34,12 +34,14 @@ fi
 here=$(cd "$(dirname "$0")/.." && pwd)
 rel=$(uname -r)
 
+# libncurses-dev: --top (pkg-config ncursesw, the wide-character library)
 pkgs=(build-essential cmake pkg-config libbpfcc-dev libbpf-dev bpfcc-tools libmicrohttpd-dev
-	libpfm4-dev)
+	libpfm4-dev libncurses-dev)
 # prometheus (promtool and a real server for the exporter tests), curl, and
-# node/npm for the offline Kubernetes schema validation (tests/deploy)
+# node/npm for the offline Kubernetes schema validation (tests/deploy), tmux
+# (test_top drives --top in a real terminal)
 [ "$tests" = 1 ] && pkgs+=(libcriterion-dev python3 bpftool linux-perf bpftrace man-db
-	prometheus curl iproute2)
+	prometheus curl iproute2 tmux)
 [ "$tests" = 1 ] && ! command -v npm >/dev/null && pkgs+=(nodejs npm)
 
 missing=()

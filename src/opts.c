@@ -101,8 +101,11 @@ static const struct opt_def opt_table[] = {
 	     "one row per thread (adds a TID column)"),
 	FLAG('T', "timestamp", timestamp,
 	     "print a timestamp before each interval"),
-	NUM('n', "top", "N", top, 0, 1000000, "row count", "0..1000000",
+	NUM('n', "rows", "N", top, 0, 1000000, "row count", "0..1000000",
 	    "rows per interval, 0 = all (default 20; csv/json: 0)"),
+	FLAG(0, "top", top_view,
+	     "live full-screen view (keys: h); --csv/--json\n"
+	     "still write records to stdout (redirect it)"),
 	WORD('s', "sort", "KEY", sort, parse_sort, "sort key",
 	     "oncpu, switch, vol, invol or pid",
 	     "oncpu (default), switch, vol, invol, pid"),
@@ -236,7 +239,8 @@ static const char examples[] =
 	"process\n"
 	"    switchstat --hist runq -P # run-queue latency per process\n"
 	"    switchstat -G -M          # per cgroup, with memory events\n"
-	"    switchstat --csv -d 10 > out.csv      # for scripts\n";
+	"    switchstat --csv -d 10 > out.csv      # for scripts\n"
+	"    switchstat --top -L       # live view; keys: h\n";
 
 #define USAGE_WIDTH 78 /* wrap the USAGE line here */
 #define HELP_COLUMN 26 /* option help text starts in this column */
@@ -674,6 +678,13 @@ int ss_parse_opts(int argc, char **argv, struct ss_opts *o, FILE *out,
 		return bad(err,
 			   "-q, --metrics-per-process, --max-series and "
 			   "--series-ttl need --listen%s%s",
+			   "", NULL);
+	/* the view draws the interval table only; these print beside it */
+	if (o->top_view &&
+	    (o->trace || o->hist_only || o->blame || o->check || o->quiet))
+		return bad(err,
+			   "--top shows the interval table only: not with "
+			   "--trace, -H, --blame, --check or -q%s%s",
 			   "", NULL);
 	if (o->listen && o->trace)
 		return bad(err, "--listen and --trace are exclusive%s%s", "",

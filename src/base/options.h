@@ -41,6 +41,7 @@ struct ss_opts {
 	bool per_thread; /* -L: one row per thread */
 	bool timestamp; /* -T */
 	uint32_t top; /* -n: rows per interval; 0 = all */
+	bool top_view; /* --top: live full-screen view (ncurses) */
 	bool csv; /* --csv */
 	bool json; /* --json */
 	int verbose; /* -v (repeatable) */

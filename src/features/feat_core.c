@@ -171,7 +171,9 @@ static int core_interval(struct ss_app *app, void *st)
 	ss_rows_scale_counters(&app->iv, app->info.nr_counters,
 			       app->info.ctr_timed);
 	ss_rows_sort(&app->iv, app->o.sort);
-	if (!app->o.hist_only && !app->o.quiet)
+	/* --top draws the table itself (feat_top); CSV/JSON still print */
+	if (!app->o.hist_only && !app->o.quiet &&
+	    !(app->o.top_view && app->fmt == SS_FMT_TABLE))
 		ss_out_interval(&app->out, app->f, &app->iv);
 	return 0;
 }

@@ -176,6 +176,8 @@ static int hist_interval(struct ss_app *app, void *st)
 	hs->fmt.time_s = (double)app->iv.end_realtime_ns / 1e9;
 	if (o->quiet)
 		return 0; /* for the exporter only (app->hist) */
+	if (o->top_view && app->fmt == SS_FMT_TABLE)
+		return 0; /* the view's r pane draws them (app->hist) */
 	hs->fmt.realtime_ns = app->iv.end_realtime_ns;
 	hs->e.f = app->f;
 	ss_histmap_print(&hs->e, hs->recs, n, &hs->fmt);

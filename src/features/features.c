@@ -14,6 +14,7 @@
 #include "feat_mem.h"
 #include "feat_path.h"
 #include "feat_prom.h"
+#include "feat_top.h"
 #include "feat_trace.h"
 #include "selfstats.h"
 
@@ -41,6 +42,7 @@ static const struct ss_feature *const ss_features[] = {
 	&ss_feat_check, /* --check, -v per interval */
 	&ss_feat_selfstats, /* --self-stats */
 	&ss_feat_prom, /* --listen: snapshot of the interval */
+	&ss_feat_top, /* --top: the live view (runs the interval loop) */
 };
 
 #define NFEATURES (sizeof(ss_features) / sizeof(ss_features[0]))

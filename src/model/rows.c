@@ -5,6 +5,7 @@
 #include "events.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,6 +114,40 @@ void ss_rows_merge_by_cgroup(struct ss_interval *iv)
 		iv->rows[out].key.start_ns = 0;
 		iv->rows[out].key.cgroup_id = r->v.cgroup_id;
 		memset(iv->rows[out].v.comm, 0, sizeof(r->v.comm));
+		out++;
+	}
+	iv->n = out;
+}
+
+/* by tgid, the leader (tid == tgid) first, then by tid */
+static int cmp_process(const void *a, const void *b)
+{
+	const struct ss_row *x = a, *y = b;
+	bool xl = x->key.tid == x->key.tgid, yl = y->key.tid == y->key.tgid;
+
+	if (x->key.tgid != y->key.tgid)
+		return x->key.tgid < y->key.tgid ? -1 : 1;
+	if (xl != yl)
+		return xl ? -1 : 1;
+	return (x->key.tid > y->key.tid) - (x->key.tid < y->key.tid);
+}
+
+/* ss_rows_merge_by_process - see rows.h */
+void ss_rows_merge_by_process(struct ss_interval *iv)
+{
+	size_t out = 0;
+
+	if (iv->n > 1) /* rows is NULL before the first push: no qsort(NULL) */
+		qsort(iv->rows, iv->n, sizeof(*iv->rows), cmp_process);
+	for (size_t i = 0; i < iv->n; i++) {
+		struct ss_row *r = &iv->rows[i];
+
+		if (out && iv->rows[out - 1].key.tgid == r->key.tgid) {
+			val_add(&iv->rows[out - 1].v, &r->v);
+			continue;
+		}
+		iv->rows[out] = *r;
+		iv->rows[out].key.tid = 0;
 		out++;
 	}
 	iv->n = out;

@@ -58,6 +58,14 @@ void ss_rows_scale_counters(struct ss_interval *iv, int nr_counters,
 void ss_rows_merge_by_cgroup(struct ss_interval *iv);
 
 /*
+ * ss_rows_merge_by_process - collapse thread rows (-L) into one row per
+ * tgid: numeric fields summed, key.tid = 0; comm, cgroup and start time
+ * are the leader's (tid == tgid) when it has a row, else the lowest tid's.
+ * The --top view's "threads off" on a run started with -L.
+ */
+void ss_rows_merge_by_process(struct ss_interval *iv);
+
+/*
  * ss_rows_sort - sort rows by key, descending for counts and times (ties:
  * on-CPU time, then switches, then ascending tgid/tid), ascending for pid.
  */

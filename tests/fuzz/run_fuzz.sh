@@ -52,7 +52,7 @@ done <<'SEEDS'
 -e cpu-clock,task-clock,page-faults --json
 --map-entries 1024 -G -M --cgroup /sys
 --trace --idle --check --self-stats -v -v
---interval=5 --duration=1 --top=3 --sort=pid
+--interval=5 --duration=1 --rows=3 --sort=pid
 -i 10x
 --hist oncpu,,runq
 1 5

@@ -235,7 +235,8 @@ all_stopped() {
 	local p s
 	for p in "$@"; do
 		for s in /proc/"$p"/task/*/stat; do
-			[ "$(sed 's/.*) //' "$s" | cut -d' ' -f1)" = T ] || return 1
+			# LC_ALL=C: a comm that is not UTF-8 (bg_badcomm) still matches .*
+			[ "$(LC_ALL=C sed 's/.*) //' "$s" | cut -d' ' -f1)" = T ] || return 1
 		done
 	done
 }

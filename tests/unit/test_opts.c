@@ -145,8 +145,8 @@ Test(opts, interval_duration_pid_tid_top_map_entries)
 	w.top = 0;
 	expect_opts(ARGS("-n", "0"), &w);
 	w.top = 5;
-	expect_opts(ARGS("--top", "5"), &w);
-	expect_opts(ARGS("--top=5"), &w);
+	expect_opts(ARGS("--rows", "5"), &w);
+	expect_opts(ARGS("--rows=5"), &w);
 
 	w = defaults();
 	w.map_entries = 65536;
@@ -207,7 +207,7 @@ Test(opts, csv_json_default_all_rows)
 	w.top = 0;
 	expect_opts(ARGS("--json"), &w);
 	w.top = 3;
-	expect_opts(ARGS("--top=3", "--json"), &w);
+	expect_opts(ARGS("--rows=3", "--json"), &w);
 }
 
 Test(opts, verbose_counts)
@@ -447,7 +447,9 @@ Test(opts, usage_lists_every_option)
 		"-t, --tid",
 		"-L, --threads",
 		"-T, --timestamp",
-		"-n, --top",
+		"-n, --rows",
+		"--top ",
+		"-c, --cgroup",
 		"-s, --sort",
 		"-e, --events",
 		"--no-counters",
@@ -541,7 +543,7 @@ Test(opts, every_usage_option_is_parsed)
 		}
 		run_free(&r);
 	}
-	cr_expect_eq(seen, 32, "usage shows %d options besides -h/--version",
+	cr_expect_eq(seen, 33, "usage shows %d options besides -h/--version",
 		     seen);
 	free(usage);
 }
@@ -724,6 +726,28 @@ Test(opts, error_exclusive_combinations)
 		   "--series-ttl need --listen");
 	expect_msg(ARGS("--listen", "9100", "--trace"),
 		   "--listen and --trace are exclusive");
+	expect_msg(ARGS("--top", "--trace"),
+		   "--top shows the interval table only: not with --trace, "
+		   "-H, --blame, --check or -q");
+	expect_msg(ARGS("--hist=runq", "-H", "--top"),
+		   "--top shows the interval table only: not with --trace, "
+		   "-H, --blame, --check or -q");
+}
+
+Test(opts, top_view_flag)
+{
+	struct ss_opts w = defaults();
+
+	w.top_view = true;
+	expect_opts(ARGS("--top"), &w);
+	w.top = 7;
+	expect_opts(ARGS("--top", "-n", "7"), &w);
+	expect_msg(ARGS("--top=1"), "option '--top' takes no value");
+	w = defaults();
+	w.top_view = true;
+	w.hist = SS_HIST_RUNQ;
+	w.hist_per_process = true;
+	expect_opts(ARGS("--top", "--hist", "runq", "-P"), &w); /* r pane */
 }
 
 Test(opts, listen_and_exporter_options)

@@ -103,7 +103,7 @@ static const struct {
 	{ "-d", "1", "31536000", "0", "31536001" },
 	{ "--duration", "1", "31536000", "0", "31536001" },
 	{ "-n", "0", "1000000", NULL, "1000001" },
-	{ "--top", "0", "1000000", NULL, "1000001" },
+	{ "--rows", "0", "1000000", NULL, "1000001" },
 	{ "--map-entries", "1024", "4194304", "1023", "4194305" },
 };
 
@@ -207,7 +207,7 @@ Test(opts_table, missing_value)
 		"-t",
 		"--tid",
 		"-n",
-		"--top",
+		"--rows",
 		"-s",
 		"--sort",
 		"-e",
@@ -231,7 +231,7 @@ Test(opts_table, long_form_empty_value)
 {
 	static const char *const flags[] = {
 		"--interval=", "--duration=",	 "--pid=",    "--tid=",
-		"--top=",      "--sort=",	 "--events=", "--hist=",
+		"--rows=",     "--sort=",	 "--events=", "--hist=",
 		"--cgroup=",   "--map-entries=",
 	};
 

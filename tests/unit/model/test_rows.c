@@ -484,3 +484,53 @@ Test(rows_counters, scaled_once_after_the_cgroup_merge)
 	}
 	ss_rows_free(&iv);
 }
+
+/* ---- merge by process (--top's threads off) ------------------------------- */
+
+/*
+ * Thread rows of two processes, interleaved, the leader of 10 not first:
+ * one row per tgid, every numeric field summed (the slots walk catches a
+ * field the merge forgets), tid 0, the leader's comm and cgroup.
+ */
+Test(rows_merge_process, sums_threads_keeps_the_leader)
+{
+	struct ss_interval iv = { 0 };
+	struct ss_row r[] = {
+		mk(10, 12, 5, 1, 2, 7),
+		mk(20, 21, 100, 3, 0, 9),
+		mk(10, 10, 7, 4, 0, 8),
+		mk(10, 11, 11, 0, 5, 7),
+	};
+	struct ss_val sum10 = { 0 };
+
+	for (size_t i = 0; i < 4; i++) {
+		for (size_t s = 0; s < VAL_SLOTS; s++)
+			if (s != SLOT_CGID && s != SLOT_SCALED)
+				slots(&r[i].v)[s] += i + 1; /* every field */
+		if (r[i].key.tgid == 10)
+			for (size_t s = 0; s < VAL_SLOTS; s++)
+				slots(&sum10)[s] += slots(&r[i].v)[s];
+	}
+	push_all(&iv, r, 4);
+	ss_rows_merge_by_process(&iv);
+	cr_assert_eq(iv.n, 2);
+	cr_expect_eq(iv.rows[0].key.tgid, 10);
+	cr_expect_eq(iv.rows[0].key.tid, 0);
+	cr_expect_str_eq(iv.rows[0].v.comm, "c10.10");
+	cr_expect_eq(iv.rows[0].v.cgroup_id, 8);
+	for (size_t s = 0; s < VAL_SLOTS; s++)
+		if (s != SLOT_CGID && s != SLOT_SCALED)
+			cr_expect_eq(slots(&iv.rows[0].v)[s], slots(&sum10)[s],
+				     "slot %zu", s);
+	cr_expect_eq(iv.rows[1].key.tgid, 20);
+	cr_expect_eq(iv.rows[1].v.oncpu_ns, 100 + 2);
+	ss_rows_free(&iv);
+}
+
+Test(rows_merge_process, empty_is_fine)
+{
+	struct ss_interval iv = { 0 };
+
+	ss_rows_merge_by_process(&iv);
+	cr_expect_eq(iv.n, 0);
+}
