@@ -28,8 +28,9 @@ two_cpus
 command -v taskset >/dev/null || skip "taskset (util-linux) not installed"
 
 # "wall_clock_s idle_ns" lines: CPU 1's idle + iowait (/proc/stat fields
-# 5 and 6, USER_HZ); on CPU 0 so it never wakes CPU 1
-bg taskset -c 0 python3 -c '
+# 5 and 6, USER_HZ); on CPU 0 so it never wakes CPU 1, real-time so its
+# samples are on time under load
+bg taskset -c 0 chrt -f 10 python3 -c '
 import os, sys, time
 out = open(sys.argv[1], "w", buffering=1)
 hz = os.sysconf("SC_CLK_TCK")
