@@ -120,6 +120,8 @@ static int core_reset(struct ss_app *app, void *st)
 	struct core_state *cs = st;
 
 	ss_rows_reset(&app->iv);
+	if (app->edge)
+		app->edge(app, app->edge_st);
 	if (ss_collect(&cs->col, &app->iv) < 0)
 		return 1;
 	cs->start_ns = ss_clock_ns(CLOCK_MONOTONIC);
@@ -154,6 +156,8 @@ static int core_interval(struct ss_app *app, void *st)
 	int n;
 
 	ss_rows_reset(&app->iv);
+	if (app->edge) /* every CPU's slice so far, idle too, in this one */
+		app->edge(app, app->edge_st);
 	n = ss_collect(&cs->col, &app->iv);
 	if (n < 0) {
 		ss_diag("reading BPF maps: %s", strerror(-n));
