@@ -120,11 +120,11 @@ static int core_reset(struct ss_app *app, void *st)
 	struct core_state *cs = st;
 
 	ss_rows_reset(&app->iv);
+	cs->start_ns = ss_clock_ns(CLOCK_MONOTONIC);
 	if (app->edge)
 		app->edge(app, app->edge_st);
 	if (ss_collect(&cs->col, &app->iv) < 0)
 		return 1;
-	cs->start_ns = ss_clock_ns(CLOCK_MONOTONIC);
 	return 0;
 }
 
@@ -145,9 +145,11 @@ static void add_idle_rows(struct ss_app *app)
 }
 
 /*
- * Collect and print one interval.  start_ns is when the previous collect
- * ran (the start of this interval's data); it is advanced to this
- * collect, so time spent printing belongs to the next interval.
+ * Collect and print one interval.  start_ns is the previous interval's
+ * edge (the start of this interval's data); it is advanced to this edge,
+ * taken just before the probes end every CPU's slice there (app->edge),
+ * so the interval's length and end time (the CSV/JSON time) are those of
+ * its data, however long the collect and printing take.
  */
 static int core_interval(struct ss_app *app, void *st)
 {
@@ -156,6 +158,8 @@ static int core_interval(struct ss_app *app, void *st)
 	int n;
 
 	ss_rows_reset(&app->iv);
+	now = ss_clock_ns(CLOCK_MONOTONIC);
+	app->iv.end_realtime_ns = ss_clock_ns(CLOCK_REALTIME);
 	if (app->edge) /* every CPU's slice so far, idle too, in this one */
 		app->edge(app, app->edge_st);
 	n = ss_collect(&cs->col, &app->iv);
@@ -163,10 +167,8 @@ static int core_interval(struct ss_app *app, void *st)
 		ss_diag("reading BPF maps: %s", strerror(-n));
 		return 1;
 	}
-	now = ss_clock_ns(CLOCK_MONOTONIC);
 	app->iv.interval_ns = now - cs->start_ns;
 	cs->start_ns = now;
-	app->iv.end_realtime_ns = ss_clock_ns(CLOCK_REALTIME);
 	if (app->o.idle)
 		add_idle_rows(app);
 	if (app->o.per_cgroup)

@@ -55,6 +55,16 @@ int ss_collect(struct ss_collector *c, struct ss_interval *iv)
 	const struct ss_val *vals = c->accum.vals;
 	int total = 0, n, err;
 
+	/*
+	 * The per-CPU stats (idle time...) first, just after the interval's
+	 * edge (app->edge): one read, where the drain below takes longer and
+	 * the probes go on meanwhile.
+	 */
+	err = read_cpus(c);
+	if (err)
+		return err;
+	ss_cpu_stats_delta(c->cpus, c->ncpus, c->prev, iv->stats, iv->idle_ns,
+			   iv->ncpus_possible);
 	/* a full buffer may leave entries behind: drain until it is not */
 	do {
 		n = ss_map_drain(&c->accum);
@@ -65,12 +75,6 @@ int ss_collect(struct ss_collector *c, struct ss_interval *iv)
 				return -ENOMEM;
 		total += n;
 	} while ((uint32_t)n == c->accum.cap);
-
-	err = read_cpus(c);
-	if (err)
-		return err;
-	ss_cpu_stats_delta(c->cpus, c->ncpus, c->prev, iv->stats, iv->idle_ns,
-			   iv->ncpus_possible);
 	return total;
 }
 
