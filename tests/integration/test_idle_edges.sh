@@ -8,7 +8,7 @@
 # tick) until the CPU's next tick: the idle slice then spans intervals
 # (seen: swapper/1 1072 ms in a 500 ms interval, closures 50-165 %).
 # Input: a spinner pinned to CPU 1 for 1.2 s, then frozen, so CPU 1 idles
-# for 2.5 s; `--idle --check -L --csv -i 500`.  A sampler on CPU 0 reads
+# for 2.5 s; `--idle --check -L --csv -i 500`, the tool on CPU 0.  A sampler on CPU 0 reads
 # CPU 1's idle + iowait from /proc/stat every 10 ms (the kernel's own
 # idle time, USER_HZ units) and the values are interpolated at the
 # interval ends (the CSV time column).
@@ -26,6 +26,9 @@ need_root
 two_cpus
 [ "$CPU_A" = 0 ] && [ "$CPU_B" = 1 ] || skip "needs CPUs 0 and 1 online"
 command -v taskset >/dev/null || skip "taskset (util-linux) not installed"
+# everything of this test but the spinner on CPU 0 (the tool too), so that
+# CPU 1 is idle while the spinner is frozen, unless others run there
+taskset -pc 0 $$ >/dev/null || skip "cannot set this shell's CPU affinity"
 
 # "wall_clock_s idle_ns" lines: CPU 1's idle + iowait (/proc/stat fields
 # 5 and 6, USER_HZ); on CPU 0 so it never wakes CPU 1, real-time so its
