@@ -29,7 +29,7 @@
 #    over 101 % of one CPU; swapper/1 is never over CPU 1's online time in
 #    an interval (offline time is not idle: --check's "less ... offline" is
 #    CPU 1's, the only CPU that goes offline); and in every interval CPU 1
-#    was online throughout, swapper/1 is within 30 ms of /proc/stat's cpu1
+#    was online throughout, swapper/1 is within 30 ms + 5 % of /proc/stat's cpu1
 #    idle + iowait delta (sampled every 10 ms on CPU 0, interpolated at the
 #    interval ends; 10 ms resolution).
 # Then --trace: after CPU 1 went offline and came back, a sleeper pinned to
@@ -211,9 +211,9 @@ for k, (t, iv) in enumerate(zip(ends, ivs)):
     b = idle_at(float(t))
     if a is not None and b is not None and (not off or float(off.group(1)) == 0) and not n:
         st = (b - a) / 1e6
-        near = abs(sw - st) <= 30
+        near = abs(sw - st) <= 30 + 0.05 * st
         good &= near
-        note = ", /proc/stat cpu1 idle %.1f ms%s" % (st, "" if near else " (> 30 ms apart)")
+        note = ", /proc/stat cpu1 idle %.1f ms%s" % (st, "" if near else " (> 30 ms + 5 % apart)")
     ok &= good
     print("  %s interval %d: swapper/1 %.1f ms, CPU 1 online %.1f ms%s" %
           ("ok  " if good else "FAIL", k, sw, online1, note))

@@ -14,10 +14,15 @@
 # interval ends (the CSV time column).
 #  - every interval, the last partial one too: closure 99-101 %;
 #  - no row, idle rows included, over 101 % of one CPU in any interval;
-#  - swapper/1 in each interval within 30 ms of /proc/stat's cpu1 idle
-#    delta (its resolution is 10 ms, the interpolation at each end adds
-#    up to that again), and summed over the intervals from the freeze
-#    within 2 % + 20 ms.
+#  - swapper/1 in each interval within 30 ms + 5 % of /proc/stat's cpu1
+#    idle delta (its resolution is 10 ms, the interpolation at each end
+#    adds up to that again), and summed over the intervals from the freeze
+#    within 20 ms + 6 %.  The percentages are interrupts: taken on an idle
+#    CPU they are the idle task's on-CPU time, while the kernel's idle time
+#    pauses for them (tick_nohz_irq_enter); measured +5.3 % in a TCG guest,
+#    where each interrupt costs tens of us.  An idle slice carried over an
+#    edge is hundreds of ms (seen -68 ms, then +114 ms in the next
+#    interval, in that guest before interval edges).
 # When CPU 1 was not mostly idle while the spinner was frozen (other load
 # on the machine), the idle case was not exercised: the checks still run,
 # and the test is skipped (77) if they pass.
@@ -105,9 +110,9 @@ for k, (t, c) in enumerate(zip(ends, checks)):
         "ok  " if good and not over else "FAIL", k, length_ms, pct, sw / 1e6)
     if prev is not None: # the first interval's start is not in the CSV
         st = idle_at(float(t)) - idle_at(prev)
-        near = abs(sw - st) <= 30e6
+        near = abs(sw - st) <= 30e6 + 0.05 * st
         ok &= near
-        line += ", /proc/stat cpu1 idle %.1f ms%s" % (st / 1e6, "" if near else "  <-- FAIL (> 30 ms apart)")
+        line += ", /proc/stat cpu1 idle %.1f ms%s" % (st / 1e6, "" if near else "  <-- FAIL (> 30 ms + 5 % apart)")
         if float(t) > f0:
             sum_tool += sw
             sum_stat += st
@@ -115,7 +120,7 @@ for k, (t, c) in enumerate(zip(ends, checks)):
         line += "\n    FAIL: %s/%s %s at %s%% of one CPU" % (r["pid"], r["tid"], r["comm"], r["cpu_pct"])
     print(line)
     prev = float(t)
-near = abs(sum_tool - sum_stat) <= 0.02 * sum_stat + 20e6
+near = abs(sum_tool - sum_stat) <= 0.06 * sum_stat + 20e6
 ok &= near
 print("  %s from the freeze on: swapper/1 %.1f ms, /proc/stat cpu1 idle %.1f ms" %
       ("ok  " if near else "FAIL", sum_tool / 1e6, sum_stat / 1e6))
