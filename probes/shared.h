@@ -99,6 +99,7 @@ struct ss_cpu {
 	__u64 hp_up_ns; /* when the first event after this CPU came back
 			 * dropped the slice spanning its offline time */
 	__u64 resync_busy; /* 1: an ss_resync is running on this CPU */
+	__u64 accum_gen; /* the interval this CPU charges (common.bpf.h) */
 	/* enum ss_stat counts of this CPU: cumulative, summed by the host */
 	__u64 stats[SS_NR_STATS];
 };

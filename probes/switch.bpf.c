@@ -279,6 +279,18 @@ TRACEPOINT_PROBE(sched, sched_switch)
 }
 #endif
 
+/* At this CPU's interval edge: charge the interval the host starts now. */
+static __always_inline void ss_edge_gen(struct ss_cpu *cpu)
+{
+#if SS_ACCUM_GENS
+	__u32 zero = 0;
+	__u64 *gen = accum_gen.lookup(&zero);
+
+	if (gen)
+		cpu->accum_gen = *gen;
+#endif
+}
+
 /* How ss_resync is run (@ck) */
 enum ss_resync_kind {
 	SS_RS_UNREPORTED = 0, /* sched_exit_tp: a switch the kernel hid */
@@ -310,8 +322,11 @@ static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id, tgid = id >> 32;
 
-	if (cpu->resync_busy)
+	if (cpu->resync_busy) {
+		if (ck == SS_RS_EDGE) /* the rest of that one is this side's */
+			ss_edge_gen(cpu);
 		return;
+	}
 	cpu->resync_busy = 1;
 #if SS_RAW_TP
 	/*
@@ -348,6 +363,8 @@ static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 		SS_BLAME_UNREPORTED();
 	}
 	ss_charge_slice(cpu, now, last, tgid, tid, 0);
+	if (ck == SS_RS_EDGE) /* from here on: the next interval's map */
+		ss_edge_gen(cpu);
 	cpu->resync_busy = 0;
 	if (ck == SS_RS_CHECKPOINT)
 		SS_BLAME_TAIL(ctx, 1);

@@ -73,9 +73,11 @@ struct ss_app {
 	/*
 	 * The interval edge (feat_checkpoints.c; NULL: none): the core
 	 * feature calls edge(app, edge_st) just before each collect, to end
-	 * every online CPU's slice there.
+	 * every online CPU's slice there.  Returns true when the CPUs moved
+	 * on to the other accumulator map (probes/common.bpf.h
+	 * ss_accum_gen): the one they left is the interval's.
 	 */
-	void (*edge)(struct ss_app *app, void *st);
+	bool (*edge)(struct ss_app *app, void *st);
 	void *edge_st;
 };
 

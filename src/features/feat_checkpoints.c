@@ -25,7 +25,10 @@
  * slice could span several intervals (H29: swapper 1072 ms in a 500 ms
  * interval, closures 50-165 %).  A kernel without BPF_F_TEST_RUN_ON_CPU
  * (before 5.10) keeps the one-period bound only where the event runs
- * (-v says so).
+ * (-v says so).  At its edge each CPU also moves to the other of two
+ * accumulator maps (probes/common.bpf.h ss_accum_gen), so the map the
+ * core feature drains holds the ending interval's rows only, however long
+ * the drain takes while the probes go on.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -35,6 +38,8 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include <bcc/libbpf.h>
 
 #include "cpu_events.h"
 #include "cpus.h"
@@ -48,6 +53,8 @@ struct ckpt_state {
 	uint64_t period_ns; /* checkpoint period; 0: no checkpoints */
 	struct ss_cpu_events ev; /* the cpu-clock events, running the program */
 	int edge_fd; /* ss_edge, run at interval edges; -1: none */
+	int gen_fd; /* accum_gen: the interval the CPUs charge after an edge */
+	uint64_t gen; /* its value */
 	bool verbose;
 	uint64_t edge_runs, edge_offline; /* CPUs run on, CPUs offline */
 };
@@ -59,6 +66,11 @@ static int ckpt_configure(struct ss_app *app, void *st)
 
 	if (o->trace)
 		return 0;
+	/* two accumulator maps, one per interval parity (ckpt_edge) */
+	if (ss_app_define(app, "SS_ACCUM_GENS", 1)) {
+		ss_diag("too many BPF cflags");
+		return 1;
+	}
 	cp->period_ns = o->interval_ms * 1000000ULL / CKPT_DIV;
 	if (cp->period_ns < CKPT_MIN_NS)
 		cp->period_ns = CKPT_MIN_NS;
@@ -88,32 +100,46 @@ static int edge_run(int prog_fd, int cpu)
 
 /*
  * The interval edge (app->edge): every online CPU's slice so far ends
- * now.  A CPU offline now is skipped: its slice spans offline time and is
- * dropped when it comes back (probes/hotplug.bpf.h).
+ * now, and from there on each charges the next interval's accumulator
+ * map (accum_gen: set before the edges).  A CPU offline now is skipped:
+ * its slice spans offline time and is dropped when it comes back
+ * (probes/hotplug.bpf.h), and it moves to the current map then
+ * (ckpt_cpu_up).  Returns true when the CPUs moved to the other map.
  */
-static void ckpt_edge(struct ss_app *app, void *st)
+static bool ckpt_edge(struct ss_app *app, void *st)
 {
 	struct ckpt_state *cp = st;
+	uint64_t gen = cp->gen + 1;
+	__u32 zero = 0;
+	bool ran = false;
 
 	if (cp->edge_fd < 0)
-		return;
+		return false;
+	if (bpf_update_elem(cp->gen_fd, &zero, &gen, BPF_ANY))
+		gen = cp->gen; /* rows stay in the map they are in */
 	for (int cpu = 0; cpu < app->ncpus_possible; cpu++) {
 		int ret = edge_run(cp->edge_fd, cpu);
 
 		if (!ret) {
 			cp->edge_runs++;
+			ran = true;
 		} else if (ret == -ENXIO) {
 			cp->edge_offline++;
-		} else {
+		} else if (!ran && cpu == app->ncpus_possible - 1) {
 			if (cp->verbose)
 				ss_diag("interval edges: cannot run ss_edge "
-					"on CPU %d (%s): edges are placed by "
-					"the checkpoints only",
-					cpu, strerror(-ret));
+					"(%s): edges are placed by the "
+					"checkpoints only",
+					strerror(-ret));
+			/* no CPU ever ran it: the map stays the first one */
 			cp->edge_fd = -1; /* closed with the module */
-			return;
+			return false;
 		}
 	}
+	if (!ran || gen == cp->gen)
+		return false;
+	cp->gen = gen;
+	return true;
 }
 
 /*
@@ -149,6 +175,11 @@ static int ckpt_attach(struct ss_app *app, void *st)
 		ss_diag("%s", err);
 		return 1;
 	}
+	cp->gen_fd = ss_bpf_map_fd(&app->bpf, "accum_gen");
+	if (cp->gen_fd < 0) {
+		ss_diag("BPF map accum_gen missing");
+		return 1;
+	}
 	cp->verbose = app->o.verbose;
 	app->edge = ckpt_edge;
 	app->edge_st = cp;
@@ -170,11 +201,18 @@ static int ckpt_attach(struct ss_app *app, void *st)
 	return 1;
 }
 
-/* CPU cpu is back online: a new checkpoint event there. */
+/*
+ * CPU cpu is back online: a new checkpoint event there, and an edge, so
+ * that it charges the current interval's map (it was offline at the last
+ * edge, if any).
+ */
 static int ckpt_cpu_up(struct ss_app *app, void *st, int cpu)
 {
 	struct ckpt_state *cp = st;
+	int edge_fd = cp->edge_fd;
 
+	if (edge_fd >= 0)
+		edge_run(edge_fd, cpu);
 	return cp->period_ns && cp->ev.fd ? ss_cpu_events_reopen(&cp->ev, cpu)
 					  : 0;
 }

@@ -95,6 +95,16 @@ static int core_attach(struct ss_app *app, void *st)
 		ss_diag("cannot read BPF maps: %s", strerror(errno));
 		return 1;
 	}
+	/* two maps, one per interval parity (SS_ACCUM_GENS): the other */
+	if (ss_app_defined(app, "SS_ACCUM_GENS", 1)) {
+		int b = ss_bpf_map_fd(&app->bpf, "accum_b");
+
+		if (b < 0) {
+			ss_diag("BPF map accum_b missing");
+			return 1;
+		}
+		ss_collect_second(&cs->col, b);
+	}
 	return 0;
 }
 
@@ -121,8 +131,8 @@ static int core_reset(struct ss_app *app, void *st)
 
 	ss_rows_reset(&app->iv);
 	cs->start_ns = ss_clock_ns(CLOCK_MONOTONIC);
-	if (app->edge)
-		app->edge(app, app->edge_st);
+	if (app->edge && app->edge(app, app->edge_st))
+		ss_collect_flipped(&cs->col);
 	if (ss_collect(&cs->col, &app->iv) < 0)
 		return 1;
 	return 0;
@@ -160,8 +170,10 @@ static int core_interval(struct ss_app *app, void *st)
 	ss_rows_reset(&app->iv);
 	now = ss_clock_ns(CLOCK_MONOTONIC);
 	app->iv.end_realtime_ns = ss_clock_ns(CLOCK_REALTIME);
-	if (app->edge) /* every CPU's slice so far, idle too, in this one */
-		app->edge(app, app->edge_st);
+	/* every CPU's slice so far, idle too, in this one; rows charged from
+	 * here on go to the other map */
+	if (app->edge && app->edge(app, app->edge_st))
+		ss_collect_flipped(&cs->col);
 	n = ss_collect(&cs->col, &app->iv);
 	if (n < 0) {
 		ss_diag("reading BPF maps: %s", strerror(-n));

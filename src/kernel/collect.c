@@ -32,6 +32,8 @@ int ss_collect_init(struct ss_collector *c, int accum_fd, int stats_fd,
 	c->stats_fd = stats_fd;
 	c->ncpus = ncpus;
 	c->accum.fd = accum_fd;
+	c->accum_fd[0] = accum_fd;
+	c->accum_fd[1] = -1;
 	c->accum.key_size = sizeof(struct ss_key);
 	c->accum.val_size = sizeof(struct ss_val);
 	c->accum.cap = max_entries;
@@ -46,6 +48,21 @@ int ss_collect_init(struct ss_collector *c, int accum_fd, int stats_fd,
 		return err;
 	ss_cpu_stats_delta(c->cpus, ncpus, c->prev, NULL, NULL, 0);
 	return 0;
+}
+
+/* ss_collect_second - see collect.h */
+void ss_collect_second(struct ss_collector *c, int fd)
+{
+	c->accum_fd[1] = fd;
+}
+
+/* ss_collect_flipped - see collect.h */
+void ss_collect_flipped(struct ss_collector *c)
+{
+	if (c->accum_fd[1] < 0)
+		return;
+	c->accum.fd = c->accum_fd[c->cur];
+	c->cur ^= 1;
 }
 
 /* ss_collect - see collect.h */
