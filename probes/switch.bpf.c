@@ -279,9 +279,14 @@ TRACEPOINT_PROBE(sched, sched_switch)
 }
 #endif
 
-/* At this CPU's interval edge: charge the interval the host starts now. */
-static __always_inline void ss_edge_gen(struct ss_cpu *cpu)
+/*
+ * At this CPU's interval edge @now: charge the interval the host starts
+ * now, and say when this CPU's part of it began (the host's --check adds
+ * up the CPUs' spans between edges).
+ */
+static __always_inline void ss_edge_gen(struct ss_cpu *cpu, __u64 now)
 {
+	cpu->edge_ns = now;
 #if SS_ACCUM_GENS
 	__u32 zero = 0;
 	__u64 *gen = accum_gen.lookup(&zero);
@@ -324,7 +329,7 @@ static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 
 	if (cpu->resync_busy) {
 		if (ck == SS_RS_EDGE) /* the rest of that one is this side's */
-			ss_edge_gen(cpu);
+			ss_edge_gen(cpu, bpf_ktime_get_ns());
 		return;
 	}
 	cpu->resync_busy = 1;
@@ -364,7 +369,7 @@ static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 	}
 	ss_charge_slice(cpu, now, last, tgid, tid, 0);
 	if (ck == SS_RS_EDGE) /* from here on: the next interval's map */
-		ss_edge_gen(cpu);
+		ss_edge_gen(cpu, now);
 	cpu->resync_busy = 0;
 	if (ck == SS_RS_CHECKPOINT)
 		SS_BLAME_TAIL(ctx, 1);

@@ -131,8 +131,8 @@ static int core_reset(struct ss_app *app, void *st)
 
 	ss_rows_reset(&app->iv);
 	cs->start_ns = ss_clock_ns(CLOCK_MONOTONIC);
-	if (app->edge && app->edge(app, app->edge_st))
-		ss_collect_flipped(&cs->col);
+	if (app->edge)
+		ss_collect_flipped(&cs->col, app->edge(app, app->edge_st));
 	if (ss_collect(&cs->col, &app->iv) < 0)
 		return 1;
 	return 0;
@@ -172,8 +172,8 @@ static int core_interval(struct ss_app *app, void *st)
 	app->iv.end_realtime_ns = ss_clock_ns(CLOCK_REALTIME);
 	/* every CPU's slice so far, idle too, in this one; rows charged from
 	 * here on go to the other map */
-	if (app->edge && app->edge(app, app->edge_st))
-		ss_collect_flipped(&cs->col);
+	if (app->edge)
+		ss_collect_flipped(&cs->col, app->edge(app, app->edge_st));
 	n = ss_collect(&cs->col, &app->iv);
 	if (n < 0) {
 		ss_diag("reading BPF maps: %s", strerror(-n));

@@ -22,6 +22,27 @@ static int read_cpus(struct ss_collector *c)
 	return bpf_lookup_elem(c->stats_fd, &zero, c->cpus) ? -errno : 0;
 }
 
+/*
+ * The CPUs' spans between their last two interval edges (ss_cpu.edge_ns),
+ * summed; 0 unless every possible CPU ran both (one offline, or no edges).
+ */
+static uint64_t edge_spans(struct ss_collector *c)
+{
+	uint64_t sum = 0;
+	bool whole = true;
+
+	for (int cpu = 0; cpu < c->ncpus; cpu++) {
+		uint64_t e = c->cpus[cpu].edge_ns, p = c->edge_prev[cpu];
+
+		if (!p || e <= p)
+			whole = false;
+		else
+			sum += e - p;
+		c->edge_prev[cpu] = e;
+	}
+	return whole ? sum : 0;
+}
+
 /* ss_collect_init - see collect.h */
 int ss_collect_init(struct ss_collector *c, int accum_fd, int stats_fd,
 		    int ncpus, uint32_t max_entries)
@@ -39,9 +60,11 @@ int ss_collect_init(struct ss_collector *c, int accum_fd, int stats_fd,
 	c->accum.cap = max_entries;
 	c->prev = calloc((size_t)SS_STAT_MAX * ncpus, sizeof(uint64_t));
 	c->cpus = calloc(ncpus, sizeof(*c->cpus));
+	c->edge_prev = calloc(ncpus, sizeof(*c->edge_prev));
 	c->accum.keys = calloc(max_entries, sizeof(struct ss_key));
 	c->accum.vals = calloc(max_entries, sizeof(struct ss_val));
-	if (!c->prev || !c->cpus || !c->accum.keys || !c->accum.vals)
+	if (!c->prev || !c->cpus || !c->edge_prev || !c->accum.keys ||
+	    !c->accum.vals)
 		return -ENOMEM;
 	err = read_cpus(c);
 	if (err)
@@ -57,12 +80,16 @@ void ss_collect_second(struct ss_collector *c, int fd)
 }
 
 /* ss_collect_flipped - see collect.h */
-void ss_collect_flipped(struct ss_collector *c)
+void ss_collect_flipped(struct ss_collector *c, bool flipped)
 {
 	if (c->accum_fd[1] < 0)
 		return;
-	c->accum.fd = c->accum_fd[c->cur];
-	c->cur ^= 1;
+	if (flipped) { /* drain the one the probes left */
+		c->accum.fd = c->accum_fd[c->cur];
+		c->cur ^= 1;
+	} else { /* they stay: the one they charge */
+		c->accum.fd = c->accum_fd[c->cur];
+	}
 }
 
 /* ss_collect - see collect.h */
@@ -82,6 +109,7 @@ int ss_collect(struct ss_collector *c, struct ss_interval *iv)
 		return err;
 	ss_cpu_stats_delta(c->cpus, c->ncpus, c->prev, iv->stats, iv->idle_ns,
 			   iv->ncpus_possible);
+	iv->edge_span_ns = edge_spans(c);
 	/* a full buffer may leave entries behind: drain until it is not */
 	do {
 		n = ss_map_drain(&c->accum);
@@ -100,6 +128,7 @@ void ss_collect_free(struct ss_collector *c)
 {
 	free(c->prev);
 	free(c->cpus);
+	free(c->edge_prev);
 	free(c->accum.keys);
 	free(c->accum.vals);
 	memset(c, 0, sizeof(*c));

@@ -20,6 +20,7 @@ struct ss_collector {
 	struct ss_map_drain accum; /* the accumulator map */
 	int accum_fd[2]; /* accum, accum_b (-1: one map only) */
 	int cur; /* index of the map the probes charge now */
+	uint64_t *edge_prev; /* per CPU: ss_cpu.edge_ns at the last collect */
 };
 
 /* ss_collect_init - allocate buffers and read the starting stats; 0/-errno */
@@ -33,10 +34,11 @@ int ss_collect_init(struct ss_collector *c, int accum_fd, int stats_fd,
 void ss_collect_second(struct ss_collector *c, int fd);
 
 /*
- * ss_collect_flipped - the probes have just moved to the other map: the
- * next ss_collect drains the one they left.
+ * ss_collect_flipped - after an interval edge: when @flipped, the probes
+ * have just moved to the other map and the next ss_collect drains the one
+ * they left; else they stay, and it drains the one they charge.
  */
-void ss_collect_flipped(struct ss_collector *c);
+void ss_collect_flipped(struct ss_collector *c, bool flipped);
 
 /*
  * ss_collect - move everything accumulated since the last call into iv
