@@ -101,6 +101,7 @@ struct ss_cpu {
 	__u64 resync_busy; /* 1: an ss_resync is running on this CPU */
 	__u64 accum_gen; /* the interval this CPU charges (common.bpf.h) */
 	__u64 edge_ns; /* when this CPU's last interval edge ran (ss_edge) */
+	__u64 edge_count; /* interval edges run on this CPU */
 	/* enum ss_stat counts of this CPU: cumulative, summed by the host */
 	__u64 stats[SS_NR_STATS];
 };

@@ -287,6 +287,7 @@ TRACEPOINT_PROBE(sched, sched_switch)
 static __always_inline void ss_edge_gen(struct ss_cpu *cpu, __u64 now)
 {
 	cpu->edge_ns = now;
+	cpu->edge_count++;
 #if SS_ACCUM_GENS
 	__u32 zero = 0;
 	__u64 *gen = accum_gen.lookup(&zero);

@@ -24,7 +24,9 @@ static int read_cpus(struct ss_collector *c)
 
 /*
  * The CPUs' spans between their last two interval edges (ss_cpu.edge_ns),
- * summed; 0 unless every possible CPU ran both (one offline, or no edges).
+ * summed; 0 unless every possible CPU ran exactly this edge since the
+ * last collect, and an edge before that collect too (not so for a CPU
+ * that was offline at one, or got an extra one when it came back).
  */
 static uint64_t edge_spans(struct ss_collector *c)
 {
@@ -32,13 +34,17 @@ static uint64_t edge_spans(struct ss_collector *c)
 	bool whole = true;
 
 	for (int cpu = 0; cpu < c->ncpus; cpu++) {
-		uint64_t e = c->cpus[cpu].edge_ns, p = c->edge_prev[cpu];
+		const struct ss_cpu *s = &c->cpus[cpu];
+		uint64_t ran = s->edge_count - c->edge_count_prev[cpu];
 
-		if (!p || e <= p)
+		if (ran != 1 || !c->edge_ran_prev[cpu] ||
+		    s->edge_ns <= c->edge_prev[cpu])
 			whole = false;
 		else
-			sum += e - p;
-		c->edge_prev[cpu] = e;
+			sum += s->edge_ns - c->edge_prev[cpu];
+		c->edge_ran_prev[cpu] = ran != 0;
+		c->edge_count_prev[cpu] = s->edge_count;
+		c->edge_prev[cpu] = s->edge_ns;
 	}
 	return whole ? sum : 0;
 }
@@ -61,15 +67,21 @@ int ss_collect_init(struct ss_collector *c, int accum_fd, int stats_fd,
 	c->prev = calloc((size_t)SS_STAT_MAX * ncpus, sizeof(uint64_t));
 	c->cpus = calloc(ncpus, sizeof(*c->cpus));
 	c->edge_prev = calloc(ncpus, sizeof(*c->edge_prev));
+	c->edge_count_prev = calloc(ncpus, sizeof(*c->edge_count_prev));
+	c->edge_ran_prev = calloc(ncpus, sizeof(*c->edge_ran_prev));
 	c->accum.keys = calloc(max_entries, sizeof(struct ss_key));
 	c->accum.vals = calloc(max_entries, sizeof(struct ss_val));
-	if (!c->prev || !c->cpus || !c->edge_prev || !c->accum.keys ||
-	    !c->accum.vals)
+	if (!c->prev || !c->cpus || !c->edge_prev || !c->edge_count_prev ||
+	    !c->edge_ran_prev || !c->accum.keys || !c->accum.vals)
 		return -ENOMEM;
 	err = read_cpus(c);
 	if (err)
 		return err;
 	ss_cpu_stats_delta(c->cpus, ncpus, c->prev, NULL, NULL, 0);
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		c->edge_count_prev[cpu] = c->cpus[cpu].edge_count;
+		c->edge_prev[cpu] = c->cpus[cpu].edge_ns;
+	}
 	return 0;
 }
 
@@ -129,6 +141,8 @@ void ss_collect_free(struct ss_collector *c)
 	free(c->prev);
 	free(c->cpus);
 	free(c->edge_prev);
+	free(c->edge_count_prev);
+	free(c->edge_ran_prev);
 	free(c->accum.keys);
 	free(c->accum.vals);
 	memset(c, 0, sizeof(*c));

@@ -7,6 +7,7 @@
 #ifndef SWITCHSTAT_COLLECT_H
 #define SWITCHSTAT_COLLECT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "map_drain.h"
@@ -21,6 +22,8 @@ struct ss_collector {
 	int accum_fd[2]; /* accum, accum_b (-1: one map only) */
 	int cur; /* index of the map the probes charge now */
 	uint64_t *edge_prev; /* per CPU: ss_cpu.edge_ns at the last collect */
+	uint64_t *edge_count_prev; /* ... and ss_cpu.edge_count */
+	bool *edge_ran_prev; /* ... which had moved since the one before */
 };
 
 /* ss_collect_init - allocate buffers and read the starting stats; 0/-errno */
