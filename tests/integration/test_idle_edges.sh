@@ -47,7 +47,8 @@ while True:
         for line in f:
             if line.startswith("cpu1 "):
                 v = line.split()
-                out.write("%.6f %d\n" % (time.time(), (int(v[4]) + int(v[5])) * 10**9 // hz))
+                out.write("%.6f %d %d\n" % (time.time(), (int(v[4]) + int(v[5])) * 10**9 // hz,
+                                             (int(v[6]) + int(v[7])) * 10**9 // hz))
     time.sleep(0.01)
 ' "$T/stat"
 wait_file "$T/stat"
@@ -71,16 +72,16 @@ python3 - "$T/e.out" "$T/e.err" "$T/stat" "$F0" "$F1" <<'PY' || rc=$?
 import bisect, csv, re, sys
 out, err, stat = sys.argv[1:4]
 f0, f1 = float(sys.argv[4]), float(sys.argv[5])
-ts, idle = [], []
+ts, idle, irq = [], [], []
 for line in open(stat):
-    a, b = line.split()
-    ts.append(float(a)); idle.append(int(b))
+    a, b, c = line.split()
+    ts.append(float(a)); idle.append(int(b)); irq.append(int(c))
 
-def idle_at(t):
+def idle_at(t, col=idle):
     i = bisect.bisect_left(ts, t)
     if i == 0 or i >= len(ts):
         sys.exit("FAIL: no /proc/stat sample around %.3f" % t)
-    t0, t1, n0, n1 = ts[i - 1], ts[i], idle[i - 1], idle[i]
+    t0, t1, n0, n1 = ts[i - 1], ts[i], col[i - 1], col[i]
     return n0 + (n1 - n0) * (t - t0) / (t1 - t0)
 
 ok = True
@@ -112,7 +113,9 @@ for k, (t, c) in enumerate(zip(ends, checks)):
         st = idle_at(float(t)) - idle_at(prev)
         near = abs(sw - st) <= 30e6 + 0.05 * st
         ok &= near
-        line += ", /proc/stat cpu1 idle %.1f ms%s" % (st / 1e6, "" if near else "  <-- FAIL (> 30 ms + 5 % apart)")
+        line += ", /proc/stat cpu1 idle %.1f ms (irq+softirq %.1f ms)%s" % (
+            st / 1e6, (idle_at(float(t), irq) - idle_at(prev, irq)) / 1e6,
+            "" if near else "  <-- FAIL (> 30 ms + 5 % apart)")
         if float(t) > f0:
             sum_tool += sw
             sum_stat += st
