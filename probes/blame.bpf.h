@@ -340,6 +340,23 @@ static __always_inline void ss_blame_switch(__u64 now, __u64 last, __u32 tgid,
 			tid, 0)
 
 /*
+ * At an interval edge (switch.bpf.c ss_edge): the slice [last, now) goes
+ * into the ring like a checkpoint's, but nothing is staged: that program
+ * cannot make the tail call, so a pending wait stays for the next event.
+ */
+static __always_inline void ss_blame_edge(__u64 now, __u64 last, __u32 tgid,
+					  __u32 tid)
+{
+	__u32 cpu_id = bpf_get_smp_processor_id();
+	struct ss_blame_cpu *bc = blame_cpu.lookup(&cpu_id);
+
+	if (bc)
+		ss_blame_push(bc, last, now, tgid, tid);
+}
+
+#define SS_BLAME_EDGE() ss_blame_edge(now, last, tgid, tid)
+
+/*
  * The current task arrived now by a switch the kernel did not report
  * (sched_exit_tp): its wait ends now, not at its next reported arrival.
  * Who ran before it is unknown: no slice is pushed, so waits over that
@@ -427,6 +444,9 @@ static __always_inline void ss_blame_tail(void *ctx, int ck)
 	} while (0)
 #define SS_BLAME_CHECKPOINT() \
 	do {                  \
+	} while (0)
+#define SS_BLAME_EDGE() \
+	do {            \
 	} while (0)
 #define SS_BLAME_UNREPORTED() \
 	do {                  \

@@ -5,6 +5,8 @@
  * Host-chosen settings arrive only as numeric -D macros (never user strings):
  *   SS_MAP_ENTRIES   size of the per-interval accumulator map
  *   SS_PER_THREAD    1: key rows by thread (tid) as well as tgid
+ *   SS_ACCUM_GENS    1: two accumulator maps, one per interval parity
+ *                    (see ss_accum_gen)
  */
 #ifndef SWITCHSTAT_COMMON_BPF_H
 #define SWITCHSTAT_COMMON_BPF_H
@@ -24,7 +26,16 @@
 #define SS_PER_THREAD 0
 #endif
 
+#ifndef SS_ACCUM_GENS
+#define SS_ACCUM_GENS 0
+#endif
+
 BPF_HASH(accum, struct ss_key, struct ss_val, SS_MAP_ENTRIES);
+#if SS_ACCUM_GENS
+BPF_HASH(accum_b, struct ss_key, struct ss_val, SS_MAP_ENTRIES);
+/* the interval number the host is starting: [0], set before its edges */
+BPF_ARRAY(accum_gen, __u64, 1);
+#endif
 BPF_PERCPU_ARRAY(cpu_state, struct ss_cpu, 1);
 /*
  * The enum ss_stat counts live in struct ss_cpu (cpu_state), so the switch
@@ -49,6 +60,26 @@ static __always_inline void stat_add(__u32 idx, __u64 v)
 }
 
 /*
+ * Which accumulator map this CPU charges (1: accum_b): the parity of the
+ * interval it is in, which its interval edge sets (ss_edge in
+ * switch.bpf.c, from accum_gen) right after ending its slices there.  So
+ * while the host drains the map of the interval that just ended, what the
+ * CPUs charge after their edges goes to the other one: each interval's
+ * rows hold exactly its time, however long the drain takes.
+ */
+static __always_inline int ss_accum_gen(void)
+{
+#if SS_ACCUM_GENS
+	__u32 zero = 0;
+	struct ss_cpu *cpu = cpu_state.lookup(&zero);
+
+	return cpu ? cpu->accum_gen & 1 : 0;
+#else
+	return 0;
+#endif
+}
+
+/*
  * The current task's accumulator, created on first use this interval: the
  * row of the process (thread with -L) and cgroup the task is in now
  * (identity.bpf.h).  The plain lookup first: a new entry's name is read
@@ -64,8 +95,16 @@ static __always_inline struct ss_val *ss_current_val(__u32 tgid, __u32 tid)
 	struct ss_key key;
 	struct ss_val *val;
 
+#if SS_ACCUM_GENS
+	int gen = ss_accum_gen();
+#endif
+
 	ss_ident_key(&key, tgid, tid, cgroup_id, &leader);
+#if SS_ACCUM_GENS
+	val = gen ? accum_b.lookup(&key) : accum.lookup(&key);
+#else
 	val = accum.lookup(&key);
+#endif
 	if (val) {
 		val->cgroup_id = cgroup_id;
 		if (SS_PER_THREAD || tid == tgid)
@@ -77,7 +116,12 @@ static __always_inline struct ss_val *ss_current_val(__u32 tgid, __u32 tid)
 
 	ss_ident_comm(init.comm, tgid, tid, leader);
 	init.cgroup_id = cgroup_id;
+#if SS_ACCUM_GENS
+	val = gen ? accum_b.lookup_or_try_init(&key, &init)
+		  : accum.lookup_or_try_init(&key, &init);
+#else
 	val = accum.lookup_or_try_init(&key, &init);
+#endif
 	if (!val)
 		stat_add(SS_STAT_DROPS, 1);
 	return val;

@@ -13,7 +13,11 @@
  *   - down changed: the CPU was offline since this CPU's last event, so
  *     the slice in progress spans the offline time (it is the idle task's,
  *     from the last switch before the CPU died): it is not charged, the
- *     next slice starts now, as the first slice after start does;
+ *     next slice starts now, as the first slice after start does, and
+ *     ss_cpu.hp_up_ns says when: the host counts the CPU online from
+ *     then, and until the start of that slice (ss_cpu.last_switch_ns, read
+ *     once the CPU is offline), not from the uevents, which come tens of
+ *     ms after the CPU is up or has stopped running tasks;
  *   - either changed: the host has reopened this CPU's perf events (they
  *     stay off after the CPU comes back), so the counter and fault
  *     readings start from a new baseline.
@@ -56,9 +60,12 @@ static __always_inline void ss_hotplug_check(struct ss_cpu *cpu, __u32 prev_tid,
 	e = *epoch;
 	if (e == cpu->hp_seen)
 		return;
-	if (e >> 32 != cpu->hp_seen >> 32 && cpu->last_switch_ns) {
-		cpu->last_switch_ns = 0;
-		ss_cpu_stat_add(cpu, SS_STAT_HOTPLUG, 1);
+	if (e >> 32 != cpu->hp_seen >> 32) {
+		cpu->hp_up_ns = bpf_ktime_get_ns();
+		if (cpu->last_switch_ns) {
+			cpu->last_switch_ns = 0;
+			ss_cpu_stat_add(cpu, SS_STAT_HOTPLUG, 1);
+		}
 	}
 	cpu->ctr_have_prev = 0;
 	cpu->flt_have_prev = 0;

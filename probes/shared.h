@@ -96,6 +96,12 @@ struct ss_cpu {
 	__u64 flt_delta; /* faults in the slice that just ended */
 	__u64 flt_have_prev; /* 1: flt_prev is valid */
 	__u64 hp_seen; /* hp_epoch[cpu] when last checked (hotplug.bpf.h) */
+	__u64 hp_up_ns; /* when the first event after this CPU came back
+			 * dropped the slice spanning its offline time */
+	__u64 resync_busy; /* 1: an ss_resync is running on this CPU */
+	__u64 accum_gen; /* the interval this CPU charges (common.bpf.h) */
+	__u64 edge_ns; /* when this CPU's last interval edge ran (ss_edge) */
+	__u64 edge_count; /* interval edges run on this CPU */
 	/* enum ss_stat counts of this CPU: cumulative, summed by the host */
 	__u64 stats[SS_NR_STATS];
 };

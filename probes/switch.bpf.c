@@ -280,14 +280,47 @@ TRACEPOINT_PROBE(sched, sched_switch)
 #endif
 
 /*
+ * At this CPU's interval edge @now: charge the interval the host starts
+ * now, and say when this CPU's part of it began (the host's --check adds
+ * up the CPUs' spans between edges).
+ */
+static __always_inline void ss_edge_gen(struct ss_cpu *cpu, __u64 now)
+{
+	cpu->edge_ns = now;
+	cpu->edge_count++;
+#if SS_ACCUM_GENS
+	__u32 zero = 0;
+	__u64 *gen = accum_gen.lookup(&zero);
+
+	if (gen)
+		cpu->accum_gen = *gen;
+#endif
+}
+
+/* How ss_resync is run (@ck) */
+enum ss_resync_kind {
+	SS_RS_UNREPORTED = 0, /* sched_exit_tp: a switch the kernel hid */
+	SS_RS_CHECKPOINT = 1, /* the periodic cpu-clock checkpoint */
+	SS_RS_EDGE = 2, /* the host's interval edge (ss_edge) */
+};
+
+/*
  * ss_resync - the slice so far on this CPU ends now: charge it to the task
  * running now (when it owned it) and start the next slice here, owned by
- * it.  @ck 1: an interval checkpoint (below); 0: sched_exit_tp found a
+ * it.  @ck (enum ss_resync_kind) SS_RS_CHECKPOINT: an interval checkpoint
+ * (below); SS_RS_EDGE: the same at an interval edge, run by the host, in a
+ * program type that cannot make the blame tail call (the slice is pushed to
+ * the blame ring, a staged wait is charged at the task's next event);
+ * SS_RS_UNREPORTED: sched_exit_tp found a
  * switch the kernel did not report (the running task is not the one seen
  * arriving), so the slice ending here was the unreported task's and is
  * not charged, and the running task's wait ends here (--hist runq,
  * --blame); only the checkpoint may end in the blame tail call (the
  * program types differ: the wait is charged at the task's next event).
+ * The three can interrupt one another on a CPU (sched_exit_tp runs with
+ * interrupts on; the edge runs inline when the host is on this CPU): the
+ * one that interrupts does nothing (cpu->resync_busy), so a slice is never
+ * charged twice; it is charged whole by the next one.
  */
 static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 {
@@ -295,6 +328,12 @@ static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id, tgid = id >> 32;
 
+	if (cpu->resync_busy) {
+		if (ck == SS_RS_EDGE) /* the rest of that one is this side's */
+			ss_edge_gen(cpu, bpf_ktime_get_ns());
+		return;
+	}
+	cpu->resync_busy = 1;
 #if SS_RAW_TP
 	/*
 	 * The slice's owner was unknown (a switch the kernel did not report):
@@ -311,7 +350,8 @@ static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 	ss_hotplug_check(cpu, tid, 1);
 	last = ss_slice_next(cpu, now, key, key);
 #if SS_RAW_TP
-	if (ck && tid) /* the BTF offsets, checked on the running task */
+	if (ck == SS_RS_CHECKPOINT &&
+	    tid) /* the BTF offsets, checked on the running task */
 		ss_cpu_stat_add(cpu,
 				ss_task_offsets_ok(tgid, tid) ? SS_STAT_BTF_OK
 							      : SS_STAT_BTF_BAD,
@@ -320,14 +360,19 @@ static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 	ss_feature_switch_counters(cpu, tgid, tid);
 	SS_MEM_SWITCH(cpu);
 	SS_HIST_CHECKPOINT();
-	if (ck) {
+	if (ck == SS_RS_CHECKPOINT) {
 		SS_BLAME_CHECKPOINT();
+	} else if (ck == SS_RS_EDGE) {
+		SS_BLAME_EDGE();
 	} else {
 		SS_HIST_UNREPORTED();
 		SS_BLAME_UNREPORTED();
 	}
 	ss_charge_slice(cpu, now, last, tgid, tid, 0);
-	if (ck)
+	if (ck == SS_RS_EDGE) /* from here on: the next interval's map */
+		ss_edge_gen(cpu, now);
+	cpu->resync_busy = 0;
+	if (ck == SS_RS_CHECKPOINT)
 		SS_BLAME_TAIL(ctx, 1);
 }
 
@@ -351,7 +396,28 @@ int ss_checkpoint(struct bpf_perf_event_data *ctx)
 	struct ss_cpu *cpu = cpu_state.lookup(&zero);
 
 	if (cpu)
-		ss_resync(ctx, cpu, 1);
+		ss_resync(ctx, cpu, SS_RS_CHECKPOINT);
+	return 0;
+}
+
+/*
+ * Interval edge: the host runs this on every online CPU just before it
+ * collects an interval (BPF_PROG_TEST_RUN with BPF_F_TEST_RUN_ON_CPU: an
+ * IPI, src/feat_checkpoints.c), so each CPU's slice so far, the idle
+ * task's too, is charged to the interval it was spent in.  The periodic
+ * checkpoint cannot do that for an idle CPU: with its tick stopped, the
+ * kernel never resets the event's interrupt count (perf_event_task_tick),
+ * throttles it after max_samples_per_tick periods and unthrottles it only
+ * at the CPU's next tick, so a CPU idle across an edge had one slice
+ * spanning intervals.  Never attached; the context is not read.
+ */
+int ss_edge(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u32 zero = 0;
+	struct ss_cpu *cpu = cpu_state.lookup(&zero);
+
+	if (cpu)
+		ss_resync(ctx, cpu, SS_RS_EDGE);
 	return 0;
 }
 
@@ -374,7 +440,7 @@ RAW_TRACEPOINT_PROBE(sched_exit_tp)
 		return 0;
 	cpu = cpu_state.lookup(&zero);
 	if (cpu && cpu->curr_key != ss_current_task_key())
-		ss_resync(ctx, cpu, 0);
+		ss_resync(ctx, cpu, SS_RS_UNREPORTED);
 	return 0;
 }
 #endif

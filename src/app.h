@@ -70,6 +70,15 @@ struct ss_app {
 	uint64_t iv_online_ns;
 	unsigned int iv_hotplug_events;
 	bool hotplug_seen;
+	/*
+	 * The interval edge (feat_checkpoints.c; NULL: none): the core
+	 * feature calls edge(app, edge_st) just before each collect, to end
+	 * every online CPU's slice there.  Returns true when the CPUs moved
+	 * on to the other accumulator map (probes/common.bpf.h
+	 * ss_accum_gen): the one they left is the interval's.
+	 */
+	bool (*edge)(struct ss_app *app, void *st);
+	void *edge_st;
 };
 
 /* Set by the SIGINT/SIGTERM handler; every loop checks it. */

@@ -117,9 +117,13 @@ static int run(struct ss_app *app)
 	struct ss_emit banner;
 	uint64_t t0;
 
+	/*
+	 * The first interval starts at the reset's edge (feat_core), so its
+	 * deadline counts from just before it, however long the reset takes
+	 */
+	t0 = ss_clock_ns(CLOCK_MONOTONIC);
 	if (ss_features_phase(app, SS_PHASE_RESET))
 		return 1;
-	t0 = ss_clock_ns(CLOCK_MONOTONIC);
 	uint64_t end = app->o.duration_s
 			       ? t0 + app->o.duration_s * 1000000000ULL
 			       : UINT64_MAX;

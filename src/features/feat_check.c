@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * feat_check.c - after each interval's other output: the --check closure
- * line (tasks + filtered + idle time against CPUs x interval, or against
- * the CPU time online once a CPU has gone offline) and, with
+ * line (tasks + filtered + idle time against CPUs x interval: the CPUs'
+ * own spans between their interval edges where known, else the CPU time
+ * online once a CPU has gone offline, else the interval's length) and, with
  * -v, the interval's row count and probe statistics, both on stderr.
  */
 #include <inttypes.h>
@@ -16,12 +17,23 @@ static void print_check(struct ss_app *app)
 	uint64_t idle = iv->stats[SS_STAT_IDLE_NS];
 	uint64_t other = iv->stats[SS_STAT_FILTERED_NS];
 	uint64_t missed = iv->stats[SS_STAT_MISSED_NS];
-	uint64_t want = iv->interval_ns * app->ncpus_online;
+	uint64_t len = iv->interval_ns;
+	uint64_t want = len * app->ncpus_online;
 	uint64_t got = rows + idle + other + missed;
 
 	/* since a CPU went offline: the CPU time online, from feat_hotplug */
 	if (app->hotplug_seen && app->iv_online_ns)
 		want = app->iv_online_ns;
+	/*
+	 * Every CPU ran this edge and the one before: its data covers its own
+	 * span between them, which an IPI delayed on a busy host (or a vCPU
+	 * not running) makes differ from the interval's; the line shows
+	 * their mean
+	 */
+	if (iv->edge_span_ns && app->ncpus_possible) {
+		want = iv->edge_span_ns;
+		len = want / app->ncpus_possible;
+	}
 	if (app->o.idle) /* idle rows are already in rows */
 		got -= idle;
 	ss_diag_raw("check: tasks %.1f ms + filtered %.1f ms + idle %.1f ms",
@@ -33,14 +45,12 @@ static void print_check(struct ss_app *app)
 	ss_diag_raw(" = ");
 	if (app->hotplug_seen)
 		ss_diag_raw("%.1f ms of %d CPUs x %.1f ms less %.1f ms offline",
-			    got / 1e6, app->ncpus_possible,
-			    iv->interval_ns / 1e6,
-			    ((double)iv->interval_ns * app->ncpus_possible -
-			     (double)want) /
+			    got / 1e6, app->ncpus_possible, len / 1e6,
+			    ((double)len * app->ncpus_possible - (double)want) /
 				    1e6);
 	else
 		ss_diag_raw("%.1f ms of %d CPUs x %.1f ms", got / 1e6,
-			    app->ncpus_online, iv->interval_ns / 1e6);
+			    app->ncpus_online, len / 1e6);
 	ss_diag_raw(" (%.1f%%)\n", want ? 100.0 * got / want : 0.0);
 }
 

@@ -95,6 +95,16 @@ static int core_attach(struct ss_app *app, void *st)
 		ss_diag("cannot read BPF maps: %s", strerror(errno));
 		return 1;
 	}
+	/* two maps, one per interval parity (SS_ACCUM_GENS): the other */
+	if (ss_app_defined(app, "SS_ACCUM_GENS", 1)) {
+		int b = ss_bpf_map_fd(&app->bpf, "accum_b");
+
+		if (b < 0) {
+			ss_diag("BPF map accum_b missing");
+			return 1;
+		}
+		ss_collect_second(&cs->col, b);
+	}
 	return 0;
 }
 
@@ -120,9 +130,11 @@ static int core_reset(struct ss_app *app, void *st)
 	struct core_state *cs = st;
 
 	ss_rows_reset(&app->iv);
+	cs->start_ns = ss_clock_ns(CLOCK_MONOTONIC);
+	if (app->edge)
+		ss_collect_flipped(&cs->col, app->edge(app, app->edge_st));
 	if (ss_collect(&cs->col, &app->iv) < 0)
 		return 1;
-	cs->start_ns = ss_clock_ns(CLOCK_MONOTONIC);
 	return 0;
 }
 
@@ -143,9 +155,11 @@ static void add_idle_rows(struct ss_app *app)
 }
 
 /*
- * Collect and print one interval.  start_ns is when the previous collect
- * ran (the start of this interval's data); it is advanced to this
- * collect, so time spent printing belongs to the next interval.
+ * Collect and print one interval.  start_ns is the previous interval's
+ * edge (the start of this interval's data); it is advanced to this edge,
+ * taken just before the probes end every CPU's slice there (app->edge),
+ * so the interval's length and end time (the CSV/JSON time) are those of
+ * its data, however long the collect and printing take.
  */
 static int core_interval(struct ss_app *app, void *st)
 {
@@ -154,15 +168,19 @@ static int core_interval(struct ss_app *app, void *st)
 	int n;
 
 	ss_rows_reset(&app->iv);
+	now = ss_clock_ns(CLOCK_MONOTONIC);
+	app->iv.end_realtime_ns = ss_clock_ns(CLOCK_REALTIME);
+	/* every CPU's slice so far, idle too, in this one; rows charged from
+	 * here on go to the other map */
+	if (app->edge)
+		ss_collect_flipped(&cs->col, app->edge(app, app->edge_st));
 	n = ss_collect(&cs->col, &app->iv);
 	if (n < 0) {
 		ss_diag("reading BPF maps: %s", strerror(-n));
 		return 1;
 	}
-	now = ss_clock_ns(CLOCK_MONOTONIC);
 	app->iv.interval_ns = now - cs->start_ns;
 	cs->start_ns = now;
-	app->iv.end_realtime_ns = ss_clock_ns(CLOCK_REALTIME);
 	if (app->o.idle)
 		add_idle_rows(app);
 	if (app->o.per_cgroup)

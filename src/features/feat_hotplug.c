@@ -18,8 +18,14 @@
  * applied (events reopened) before the thread starts.
  *
  * It also keeps the time each CPU was online in each interval (for
- * --check) and the number of hotplug events (for -v).  A CPU that is down
- * and up again faster than the uevent arrives has its offline time
+ * --check) and the number of hotplug events (for -v).  The uevents come
+ * tens of ms (more under load) after a CPU has stopped running tasks or
+ * has started again, so the times are the probes' own where they have
+ * them: a CPU ran until its last slice began (ss_cpu.last_switch_ns, read
+ * once it is offline: nothing writes it then) and runs again from the
+ * event that dropped the slice spanning the offline time (ss_cpu.hp_up_ns),
+ * which is when the probes start charging its time again.  A CPU that is
+ * down and up again faster than the uevent arrives has its offline time
  * charged to its idle task.  In trace mode the same thread has the trace
  * feature open a new perf buffer for a CPU that came back.
  */
@@ -49,6 +55,8 @@ struct hp_state {
 	bool on; /* attached: following hotplug */
 	int ncpus; /* possible CPUs */
 	int epoch_fd; /* hp_epoch map */
+	int cpu_fd; /* cpu_state map (per-CPU struct ss_cpu) */
+	struct ss_cpu *cpus; /* its values, one per possible CPU */
 	int nl_fd; /* uevent socket; -1: polling */
 	int stop[2]; /* pipe: closing stop[1] ends the thread */
 	pthread_t thr;
@@ -76,6 +84,23 @@ static void write_epoch(struct hp_state *hp, int cpu)
 			cpu, strerror(errno));
 }
 
+/*
+ * The probes' time (CLOCK_MONOTONIC ns) for CPU cpu going down (@up false:
+ * the start of its last slice) or coming back (the event that dropped the
+ * slice spanning the offline time), if in (@lo, @now]; else @now.
+ */
+static uint64_t probe_time(struct hp_state *hp, int cpu, bool up, uint64_t lo,
+			   uint64_t now)
+{
+	__u32 zero = 0;
+	uint64_t t;
+
+	if (hp->cpu_fd < 0 || bpf_lookup_elem(hp->cpu_fd, &zero, hp->cpus))
+		return now;
+	t = up ? hp->cpus[cpu].hp_up_ns : hp->cpus[cpu].last_switch_ns;
+	return t > lo && t <= now ? t : now;
+}
+
 /* CPU cpu went down (up = false) or came up; called with the lock held. */
 static void transition(struct ss_app *app, struct hp_state *hp, int cpu,
 		       bool up)
@@ -89,12 +114,19 @@ static void transition(struct ss_app *app, struct hp_state *hp, int cpu,
 		/* new perf events first: the probes re-baseline after */
 		ret = ss_features_cpu_up(app, cpu);
 		hp->up[cpu]++;
-		hp->seg_start[cpu] = now;
+		/* online again from the probes' first event there */
+		hp->seg_start[cpu] =
+			probe_time(hp, cpu, true, hp->seg_start[cpu], now);
 	} else {
+		uint64_t end;
+
 		hp->down[cpu]++;
 		if (hp->seg_start[cpu] < hp->iv_start)
 			hp->seg_start[cpu] = hp->iv_start;
-		hp->on_acc[cpu] += now - hp->seg_start[cpu];
+		/* it ran tasks until its last slice began */
+		end = probe_time(hp, cpu, false, hp->seg_start[cpu], now);
+		hp->on_acc[cpu] += end - hp->seg_start[cpu];
+		hp->seg_start[cpu] = end; /* offline since */
 	}
 	write_epoch(hp, cpu);
 	hp->online[cpu] = up;
@@ -239,6 +271,7 @@ static int hp_configure(struct ss_app *app, void *st)
 	hp->nl_fd = -1;
 	hp->stop[0] = hp->stop[1] = -1;
 	hp->epoch_fd = -1;
+	hp->cpu_fd = -1;
 	hp->configured = true;
 	if (ss_app_define(app, "SS_HP_CPUS", app->ncpus_possible)) {
 		ss_diag("too many BPF cflags");
@@ -273,13 +306,15 @@ static int hp_attach(struct ss_app *app, void *st)
 	if (!hp->on)
 		return 0;
 	hp->epoch_fd = ss_bpf_map_fd(&app->bpf, "hp_epoch");
+	hp->cpu_fd = ss_bpf_map_fd(&app->bpf, "cpu_state");
+	hp->cpus = calloc(n, sizeof(*hp->cpus));
 	hp->changed = calloc(n, sizeof(*hp->changed));
 	hp->down = calloc(n, sizeof(*hp->down));
 	hp->up = calloc(n, sizeof(*hp->up));
 	hp->seg_start = calloc(n, sizeof(*hp->seg_start));
 	hp->on_acc = calloc(n, sizeof(*hp->on_acc));
-	if (hp->epoch_fd < 0 || !hp->online || !hp->changed || !hp->down ||
-	    !hp->up || !hp->seg_start || !hp->on_acc) {
+	if (hp->epoch_fd < 0 || !hp->cpus || !hp->online || !hp->changed ||
+	    !hp->down || !hp->up || !hp->seg_start || !hp->on_acc) {
 		ss_diag("CPU hotplug: BPF map hp_epoch "
 			"missing or out of memory");
 		return 1;
@@ -432,6 +467,8 @@ static void hp_close(struct ss_app *app, void *st)
 	free(hp->up);
 	free(hp->seg_start);
 	free(hp->on_acc);
+	free(hp->cpus);
+	hp->cpus = NULL;
 	hp->online = hp->changed = NULL;
 	hp->down = hp->up = NULL;
 	hp->seg_start = hp->on_acc = NULL;

@@ -22,6 +22,12 @@ struct ss_interval {
 	size_t n, cap;
 	uint64_t stats[SS_STAT_MAX]; /* summed over CPUs, this interval */
 	uint64_t interval_ns; /* measured length of this interval */
+	/*
+	 * the CPUs' own spans between their interval edges, summed (ns;
+	 * 0: not known, a CPU missed an edge): the CPU time the probes'
+	 * data covers, however late an edge's IPI ran on a CPU
+	 */
+	uint64_t edge_span_ns;
 	uint64_t end_realtime_ns; /* wall clock at the end, for `time` */
 	int ncpus; /* online CPUs, for the closure */
 	int ncpus_possible; /* size of idle_ns */

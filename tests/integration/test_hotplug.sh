@@ -24,7 +24,14 @@
 #    (--self-stats) is at least 85 % of the CPU time online over the
 #    checkpoint period (without a new event on CPU 1 it is near 65 %;
 #    periods are lost while other BPF programs or map syscalls run);
-#  - -v counted the two hotplug events.
+#  - -v counted the two hotplug events;
+#  - with --idle (H26): the idle rows are rows like any other, so none is
+#    over 101 % of one CPU; swapper/1 is never over CPU 1's online time in
+#    an interval (offline time is not idle: --check's "less ... offline" is
+#    CPU 1's, the only CPU that goes offline); and in every interval CPU 1
+#    was online throughout, swapper/1 is within 30 ms + 5 % of /proc/stat's cpu1
+#    idle + iowait delta (sampled every 10 ms on CPU 0, interpolated at the
+#    interval ends; 10 ms resolution).
 # Then --trace: after CPU 1 went offline and came back, a sleeper pinned to
 # CPU 1 must show up in the trace with cpu 1 (its per-CPU perf buffer was
 # reopened; the old one stays off and CPU 1's events were lost).
@@ -69,7 +76,23 @@ checks() {
 	fail "switchstat printed fewer than $1 intervals"
 }
 
-start_tool h -L -e cpu-clock --check -v --self-stats --csv -i 1000
+# "wall_clock_s idle_ns" lines for CPU 1 while it is online (/proc/stat
+# idle + iowait); on CPU 0, which never goes offline, real-time so its
+# samples are on time under load
+bg taskset -c 0 chrt -f 10 python3 -c '
+import os, sys, time
+out = open(sys.argv[1], "w", buffering=1)
+hz = os.sysconf("SC_CLK_TCK")
+while True:
+    with open("/proc/stat") as f:
+        for line in f:
+            if line.startswith("cpu1 "):
+                v = line.split()
+                out.write("%.6f %d\n" % (time.time(), (int(v[4]) + int(v[5])) * 10**9 // hz))
+    time.sleep(0.01)
+' "$T/stat"
+wait_file "$T/stat"
+start_tool h -L -e cpu-clock --check -v --self-stats --csv --idle -i 1000
 checks 1
 echo 0 >"$ONLINE" || fail "cannot take CPU 1 offline"
 cpu1_is 0
@@ -83,9 +106,10 @@ freeze "$SP"
 sched=$(schedstat_sum "$SP")
 stop_tool
 
-python3 - "$T/h.out" "$T/h.err" "$SP" "$sched" <<'PY' || fail "see above"
-import csv, re, sys
+python3 - "$T/h.out" "$T/h.err" "$SP" "$sched" "$T/stat" <<'PY' || fail "see above"
+import bisect, csv, re, sys
 out, err, sp, sched = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+stat = sys.argv[5]
 period_ms = 1000 / 200
 ok = True
 checks, verbose = [], []
@@ -158,6 +182,42 @@ for r in rows:
         print("FAIL: thread %s (%s) at %s: %s%% of one CPU" %
               (r["tid"], r["comm"], r["time"], r["cpu_pct"]))
         ok = False
+# idle rows (H26): never over CPU 1's online time; /proc/stat where it
+# was online throughout
+ts, idle = [], []
+for line in open(stat):
+    a, b = line.split()
+    ts.append(float(a)); idle.append(int(b))
+def idle_at(t):
+    i = bisect.bisect_left(ts, t)
+    if i == 0 or i >= len(ts) or ts[i] - ts[i - 1] > 0.05:
+        return None # CPU 1 offline around t, or no sample
+    return idle[i - 1] + (idle[i] - idle[i - 1]) * (t - ts[i - 1]) / (ts[i] - ts[i - 1])
+ends = sorted({r["time"] for r in rows}, key=float)
+if len(ends) != len(ivs):
+    print("FAIL: %d intervals in the CSV, %d check lines" % (len(ends), len(ivs)))
+    ok = False
+prev = None
+for k, (t, iv) in enumerate(zip(ends, ivs)):
+    got, want, cap, missed, n, c = iv
+    length = float(re.search(r"CPUs x ([\d.]+) ms", c).group(1))
+    off = re.search(r"less ([-\d.]+) ms offline", c)
+    online1 = length - (float(off.group(1)) if off else 0)
+    sw = sum(float(r["oncpu_ns"]) for r in rows
+             if r["time"] == t and r["pid"] == "0" and r["comm"] == "swapper/1") / 1e6
+    good = sw <= 1.01 * online1 + period_ms
+    note = ""
+    a = idle_at(prev) if prev is not None else None
+    b = idle_at(float(t))
+    if a is not None and b is not None and (not off or float(off.group(1)) == 0) and not n:
+        st = (b - a) / 1e6
+        near = abs(sw - st) <= 30 + 0.05 * st
+        good &= near
+        note = ", /proc/stat cpu1 idle %.1f ms%s" % (st, "" if near else " (> 30 ms + 5 % apart)")
+    ok &= good
+    print("  %s interval %d: swapper/1 %.1f ms, CPU 1 online %.1f ms%s" %
+          ("ok  " if good else "FAIL", k, sw, online1, note))
+    prev = float(t)
 mine = [r for r in rows if r["tid"] == sp]
 oncpu = sum(float(r["oncpu_ns"]) for r in mine)
 clock = sum(float(r["cpu_clock"] or 0) for r in mine)
