@@ -54,8 +54,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    (err_len == 0 || strncmp(err_txt, "switchstat: ", 12)))
 		abort(); /* an error without its message */
 	if (ret == SS_PARSE_OK) {
-		if (err_len)
-			abort(); /* accepted, yet complained */
+		/* accepted, yet complained: only -i below 100 ms gets a note */
+		if (err_len &&
+		    (o.interval_ms >= 100 ||
+		     strncmp(err_txt, "switchstat: note: -i is in milliseconds",
+			     39) ||
+		     strchr(err_txt, '\n') != err_txt + err_len - 1))
+			abort();
+		if (o.npids > SS_MAX_TARGETS || o.ntids > SS_MAX_TARGETS ||
+		    (o.npids && o.pid != o.pids[0]) ||
+		    (o.ntids && o.tid != o.tids[0]) || (o.pid && o.tid))
+			abort(); /* a list out of shape, or -p with -t */
+		for (uint32_t i = 0; i < o.npids || i < o.ntids; i++)
+			if ((i < o.npids &&
+			     (!o.pids[i] || o.pids[i] > 4194304)) ||
+			    (i < o.ntids &&
+			     (!o.tids[i] || o.tids[i] > 4194304)))
+				abort(); /* an id out of range accepted */
 		if (o.interval_ms < 1 || o.interval_ms > 86400000 ||
 		    o.duration_s > 31536000 || o.pid > 4194304 ||
 		    o.tid > 4194304 || o.top > 1000000 ||
