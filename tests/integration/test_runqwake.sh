@@ -16,6 +16,9 @@
 #   --hist runq --cgroup PATH   the process alone in a cgroup;
 #   --hist runq -P              unfiltered, the process's histogram;
 #   --hist runq -L -p PID       per thread, each thread's own pcount.
+# And --blame, whose waits also start at wakeups: the process's blamed
+# delay under -p equals the unfiltered run's for it (within 0.5 %: the
+# same events; the tools' checkpoints split slices at other times).
 # Slices excluded by the rules: a wait that began before the tool
 # started, and a switch-in the kernel hides from tracers (other tasks'
 # here), neither of which occurs for these threads in the window.
@@ -70,8 +73,12 @@ H="--hist runq --csv -H -n 0 -i 60000 --no-counters"
 	PIDS+=("$LAUNCHED")
 	launch thr $H -L -p "$P"
 	PIDS+=("$LAUNCHED")
+	launch blp --blame --json -n 0 -i 60000 --no-counters -p "$P"
+	PIDS+=("$LAUNCHED")
+	launch bla --blame --json -n 0 -i 60000 --no-counters
+	PIDS+=("$LAUNCHED")
 }
-NAMES=(p t cg all thr)
+NAMES=(p t cg all thr blp bla)
 for i in "${!NAMES[@]}"; do await "${NAMES[$i]}" "${PIDS[$i]}"; done
 
 c0=$(pcount)
@@ -87,7 +94,7 @@ kill -INT "${PIDS[@]}"
 for i in "${!NAMES[@]}"; do reap "${PIDS[$i]}" "${NAMES[$i]}"; done
 
 python3 - "$T" "$P" "$TID" "$((c1 - c0))" "$((t1 - t0))" <<'PY' || fail "runq counts differ from the kernel's pcount"
-import csv, sys
+import csv, json, sys
 d, pid, tid = sys.argv[1:4]
 proc, thread = int(sys.argv[4]), int(sys.argv[5])
 pc = [dict(l.split() for l in open("%s/pc%d" % (d, i))) for i in (0, 1)]
@@ -119,6 +126,19 @@ same("-L -p %s: all threads" % pid, sum(thr.values()), proc)
 print("  -L -p %s: %d/%d threads exact%s" % (pid, len(per_tid) - len(off), len(per_tid),
       "; (got, kernel): " + str(sorted(off.items())[:5]) if off else ""))
 bad += len(off) > 0
+def blamed(name):
+    tot = 0
+    for line in open("%s/%s.out" % (d, name), encoding="utf-8", errors="replace"):
+        if line.startswith("{"):
+            r = json.loads(line)
+            if r.get("type") == "blame" and str(r.get("victim_pid")) == pid:
+                tot += r["delay_ns"]
+    return tot
+bp, ba = blamed("blp"), blamed("bla")
+ok = ba > 0 and abs(bp - ba) <= 0.005 * ba
+print("  --blame -p %s: %.3f ms blamed, unfiltered %.3f ms%s"
+      % (pid, bp / 1e6, ba / 1e6, "" if ok else "  <-- FAIL"))
+bad += not ok
 if proc < 4 * 200:
     print("  the threads switched in only %d times" % proc)
     bad += 1
