@@ -371,11 +371,22 @@ static int64_t switch_prog_misses(const struct ss_app *app)
 	return -1;
 }
 
-static void trace_summary(const struct ss_app *app,
-			  const struct trace_state *tr)
+/* the --json trace's last record: the counts of the summary line */
+static const struct ss_field summary_fields[] = {
+	{ .key = "events", .unit = "count" },
+	{ .key = "lost", .unit = "count" },
+	{ .key = "missed", .unit = "count" },
+	{ .key = "kernel_lost", .unit = "count" },
+};
+
+/*
+ * At the end: the counts on stderr, and with --json as a last record
+ * ("type":"trace_summary"; CSV has one header and no place for it).
+ */
+static void trace_summary(const struct ss_app *app, struct trace_state *tr)
 {
 	int64_t missed = switch_prog_misses(app);
-	uint64_t events = 0, lost = 0;
+	uint64_t events = 0, lost = 0, kernel_lost = 0;
 
 	for (int cpu = 0; cpu < tr->ncpus; cpu++)
 		lost += tr->lost[cpu];
@@ -383,6 +394,7 @@ static void trace_summary(const struct ss_app *app,
 		const struct trace_cpu *c = &tr->cpus[i];
 
 		events += c->events;
+		kernel_lost += c->kernel_lost;
 		if (app->o.verbose)
 			ss_diag("CPU %d: %" PRIu64 " events, %" PRIu64
 				" lost (counted by the probe; the kernel "
@@ -405,6 +417,18 @@ static void trace_summary(const struct ss_app *app,
 			missed);
 	if (tr->bad)
 		ss_diag("%" PRIu64 " records too short, skipped", tr->bad);
+	if (app->fmt != SS_FMT_JSON)
+		return;
+	ss_emit_begin(&tr->e, "trace_summary");
+	ss_emit_u64(&tr->e, &summary_fields[0], events);
+	ss_emit_u64(&tr->e, &summary_fields[1], lost);
+	if (missed >= 0)
+		ss_emit_u64(&tr->e, &summary_fields[2], (uint64_t)missed);
+	else
+		ss_emit_null(&tr->e, &summary_fields[2]);
+	ss_emit_u64(&tr->e, &summary_fields[3], kernel_lost);
+	ss_emit_end(&tr->e);
+	fflush(app->f);
 }
 
 /* --trace replaces the interval loop: print records until the end. */
