@@ -43,7 +43,7 @@ bg "$WORKLOADS/sleepthreads" "$N" "$T/ready"
 P=$BG_LAST
 wait_file "$T/ready"
 echo "$P" >"$CG/cgroup.procs" || fail "cannot move $P into $CG"
-TID=$(ls /proc/"$P"/task | grep -vx "$P" | sort -n | head -n 1)
+TID=$(find /proc/"$P"/task -mindepth 1 -maxdepth 1 -printf '%f\n' | grep -vx "$P" | sort -n | head -n 1)
 
 # pcount [TID]: switch-ins of the process (or of one thread), so far
 pcount() {

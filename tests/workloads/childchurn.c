@@ -110,7 +110,7 @@ int main(int argc, char **argv)
 	sigwaitinfo(&set, NULL);
 
 	/* one line per child, written once all are reaped */
-	long (*rows)[4] = calloc(n, sizeof(*rows));
+	long(*rows)[4] = calloc(n, sizeof(*rows));
 
 	if (!rows)
 		return 1;
