@@ -16,6 +16,9 @@
 #   --hist runq --cgroup PATH   the process alone in a cgroup;
 #   --hist runq -P              unfiltered, the process's histogram;
 #   --hist runq -L -p PID       per thread, each thread's own pcount.
+# The off-CPU histogram (-p, --cgroup) counts every blocked switch-out
+# that ended in the window: the voluntary_ctxt_switches delta less one per
+# thread (its switch-out to stop at the freeze has not ended).
 # And --blame, whose waits also start at wakeups: the process's blamed
 # delay under -p equals the unfiltered run's for it (within 0.5 %: the
 # same events; the tools' checkpoints split slices at other times).
@@ -60,14 +63,14 @@ pcounts() {
 	done >"$1"
 }
 
-H="--hist runq --csv -H -n 0 -i 60000 --no-counters"
+H="--csv -H -n 0 -i 60000 --no-counters --hist runq"
 # shellcheck disable=SC2086
 {
-	launch p $H -p "$P"
+	launch p $H,offcpu -p "$P"
 	PIDS=("$LAUNCHED")
 	launch t $H -t "$TID"
 	PIDS+=("$LAUNCHED")
-	launch cg $H --cgroup "$REL"
+	launch cg $H,offcpu --cgroup "$REL"
 	PIDS+=("$LAUNCHED")
 	launch all $H -P
 	PIDS+=("$LAUNCHED")
@@ -82,28 +85,31 @@ NAMES=(p t cg all thr blp bla)
 for i in "${!NAMES[@]}"; do await "${NAMES[$i]}" "${PIDS[$i]}"; done
 
 c0=$(pcount)
+v0=$(status_sum "$P" voluntary_ctxt_switches)
 t0=$(pcount "$TID")
 pcounts "$T/pc0"
 kill -USR1 "$P"
 sleep 1 # the threads' three 1 ms sleeps, with time to spare
 freeze "$P"
 c1=$(pcount)
+v1=$(status_sum "$P" voluntary_ctxt_switches)
+NT=$(find /proc/"$P"/task -mindepth 1 -maxdepth 1 | wc -l)
 t1=$(pcount "$TID")
 pcounts "$T/pc1"
 kill -INT "${PIDS[@]}"
 for i in "${!NAMES[@]}"; do reap "${PIDS[$i]}" "${NAMES[$i]}"; done
 
-python3 - "$T" "$P" "$TID" "$((c1 - c0))" "$((t1 - t0))" <<'PY' || fail "runq counts differ from the kernel's pcount"
+python3 - "$T" "$P" "$TID" "$((c1 - c0))" "$((t1 - t0))" "$((v1 - v0 - NT))" <<'PY' || fail "runq counts differ from the kernel's pcount"
 import csv, json, sys
 d, pid, tid = sys.argv[1:4]
-proc, thread = int(sys.argv[4]), int(sys.argv[5])
+proc, thread, ended = int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
 pc = [dict(l.split() for l in open("%s/pc%d" % (d, i))) for i in (0, 1)]
 per_tid = {t: int(pc[1][t]) - int(pc[0].get(t, 0)) for t in pc[1]}
 
-def counts(name, by=None):
+def counts(name, by=None, kind="runq"):
     got = {}
     for r in csv.DictReader(open("%s/%s.out" % (d, name), encoding="latin-1", newline="")):
-        if r.get("kind") != "runq":
+        if r.get("kind") != kind:
             continue
         k = r[by] if by else ""
         got[k] = got.get(k, 0) + int(r["count"])
@@ -117,6 +123,13 @@ def same(what, got, want):
     print("  %-34s runq waits %6d, kernel pcount %6d%s" % (what, got, want, "" if ok else "  <-- FAIL"))
 
 same("-p %s" % pid, sum(counts("p").values()), proc)
+def same_off(what, got, want):
+    global bad
+    ok = got == want
+    bad += not ok
+    print("  %-34s offcpu waits %6d, kernel vol - threads %6d%s" % (what, got, want, "" if ok else "  <-- FAIL"))
+same_off("-p %s" % pid, sum(counts("p", kind="offcpu").values()), ended)
+same_off("--cgroup", sum(counts("cg", kind="offcpu").values()), ended)
 same("-t %s" % tid, sum(counts("t").values()), thread)
 same("--cgroup (the process alone)", sum(counts("cg").values()), proc)
 same("-P, unfiltered: pid %s" % pid, counts("all", "pid").get(pid, 0), proc)
