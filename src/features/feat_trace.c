@@ -469,15 +469,17 @@ static int trace_run(struct ss_app *app, void *st)
 			ret = 1;
 			break;
 		}
-		report_lost(tr);
 		/*
 		 * Every TRACE_POLL_MS (or when quiet): also read the CPUs
 		 * below the wakeup mark and flush, so a terminal sees lines
-		 * within 0.1 s even while a busy CPU keeps poll() returning.
+		 * within 0.1 s even while a busy CPU keeps poll() returning,
+		 * and report new losses (a map read: not at every poll, the
+		 * kernel skips regular tracepoint programs during bpf() calls).
 		 */
 		now = ss_clock_ns(CLOCK_MONOTONIC);
 		if (n == 0 || now - last_flush >= TRACE_POLL_MS * 1000000ULL) {
 			perf_reader_consume(tr->nreaders, tr->readers);
+			report_lost(tr);
 			fflush(app->f);
 			last_flush = now;
 		}
