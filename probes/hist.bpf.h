@@ -329,30 +329,6 @@ static __always_inline void ss_hist_exit(__u32 tid)
 	} while (0)
 #endif
 
-#if SS_HIST_WAITS
-/*
- * The current task arrived by a switch the kernel did not report
- * (sched_exit_tp): its waits end now, as at a reported switch-in.
- */
-static __always_inline void ss_hist_unreported(__u32 tid, __u64 now)
-{
-	__u32 zero = 0;
-	struct ss_hist_cpu *hc = hist_cpu.lookup(&zero);
-
-	if (!hc || !tid)
-		return;
-	hc->tid = tid;
-	hc->oncpu_start_ns = now;
-	ss_hist_arrive(hc, tid, now);
-}
-
-#define SS_HIST_UNREPORTED() ss_hist_unreported(tid, now)
-#else
-#define SS_HIST_UNREPORTED() \
-	do {                 \
-	} while (0)
-#endif
-
 #if SS_HIST_RUNQ
 /*
  * Run-queue wait from a wakeup of thread tid of process tgid (0: not
@@ -366,8 +342,7 @@ static __always_inline void ss_hist_wakeup(__u32 tid, __u32 tgid)
 {
 	struct ss_hist_task *t;
 
-	if (!tid || (SS_FILTER_TID && tid != SS_FILTER_TID) ||
-	    (SS_FILTER_TGID && tgid && tgid != SS_FILTER_TGID))
+	if (!tid || !ss_ids_selected(tgid, tid))
 		return;
 	t = ss_hist_task_get(tid);
 	if (t)
