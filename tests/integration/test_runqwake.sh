@@ -13,6 +13,8 @@
 # began before), so the runq histogram's count equals it exactly, with:
 #   --hist runq -p PID          the process;
 #   --hist runq -t TID          one of its threads (that thread's pcount);
+#   --hist runq -t TID,TID2     two of them (a list: the kernel's filter
+#                               is a hash of ids then);
 #   --hist runq --cgroup PATH   the process alone in a cgroup;
 #   --hist runq -P              unfiltered, the process's histogram;
 #   --hist runq -L -p PID       per thread, each thread's own pcount.
@@ -46,7 +48,8 @@ bg "$WORKLOADS/sleepthreads" "$N" "$T/ready"
 P=$BG_LAST
 wait_file "$T/ready"
 echo "$P" >"$CG/cgroup.procs" || fail "cannot move $P into $CG"
-TID=$(find /proc/"$P"/task -mindepth 1 -maxdepth 1 -printf '%f\n' | grep -vx "$P" | sort -n | head -n 1)
+read -r TID TID2 <<<"$(find /proc/"$P"/task -mindepth 1 -maxdepth 1 -printf '%f\n' |
+	grep -vx "$P" | sort -n | head -n 2 | tr '\n' ' ')"
 
 # pcount [TID]: switch-ins of the process (or of one thread), so far
 pcount() {
@@ -70,6 +73,8 @@ H="--csv -H -n 0 -i 60000 --no-counters --hist runq"
 	PIDS=("$LAUNCHED")
 	launch t $H -t "$TID"
 	PIDS+=("$LAUNCHED")
+	launch t2 $H -t "$TID,$TID2"
+	PIDS+=("$LAUNCHED")
 	launch cg $H,offcpu --cgroup "$REL"
 	PIDS+=("$LAUNCHED")
 	launch all $H -P
@@ -81,7 +86,7 @@ H="--csv -H -n 0 -i 60000 --no-counters --hist runq"
 	launch bla --blame --json -n 0 -i 60000 --no-counters
 	PIDS+=("$LAUNCHED")
 }
-NAMES=(p t cg all thr blp bla)
+NAMES=(p t t2 cg all thr blp bla)
 for i in "${!NAMES[@]}"; do await "${NAMES[$i]}" "${PIDS[$i]}"; done
 
 c0=$(pcount)
@@ -99,7 +104,7 @@ pcounts "$T/pc1"
 kill -INT "${PIDS[@]}"
 for i in "${!NAMES[@]}"; do reap "${PIDS[$i]}" "${NAMES[$i]}"; done
 
-python3 - "$T" "$P" "$TID" "$((c1 - c0))" "$((t1 - t0))" "$((v1 - v0 - NT))" <<'PY' || fail "runq counts differ from the kernel's pcount"
+python3 - "$T" "$P" "$TID" "$((c1 - c0))" "$((t1 - t0))" "$((v1 - v0 - NT))" "$TID2" <<'PY' || fail "runq counts differ from the kernel's pcount"
 import csv, json, sys
 d, pid, tid = sys.argv[1:4]
 proc, thread, ended = int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
@@ -131,6 +136,8 @@ def same_off(what, got, want):
 same_off("-p %s" % pid, sum(counts("p", kind="offcpu").values()), ended)
 same_off("--cgroup", sum(counts("cg", kind="offcpu").values()), ended)
 same("-t %s" % tid, sum(counts("t").values()), thread)
+tid2 = sys.argv[7]
+same("-t %s,%s" % (tid, tid2), sum(counts("t2").values()), per_tid[tid] + per_tid[tid2])
 same("--cgroup (the process alone)", sum(counts("cg").values()), proc)
 same("-P, unfiltered: pid %s" % pid, counts("all", "pid").get(pid, 0), proc)
 thr = counts("thr", "tid")
