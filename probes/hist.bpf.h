@@ -11,11 +11,15 @@
  * One histogram per kind: cumulative counts in the per-CPU hist_cpu entry
  * (the host sums CPUs and diffs intervals).  Per process or thread (-P/-L):
  * the hist map, keyed by tgid/tid and kind, drained each interval.
- * The tgid and comm of a task are
- * known only while it is the current task, so with -P/-L off-CPU and
- * run-queue times, measured when a task is switched in, wait in hist_cpu
- * and are recorded at the task's next switch-out or checkpoint (at most one
- * checkpoint period later), when bpf_get_current_*() names it.
+ * The tgid, cgroup and comm of a task are
+ * known only while it is the current task, so with -P/-L, -p or --cgroup
+ * off-CPU and run-queue times, measured when a task is switched in, wait
+ * in hist_cpu and are recorded at the task's next switch-out or checkpoint
+ * (at most one checkpoint period later), when bpf_get_current_*() names
+ * it and the filters can be tested on it.  A wait starts at a wakeup (run
+ * by the waker: the wakee's tgid is read from its task_struct on the raw
+ * path, its cgroup is not known there) or at a switch-out, so a wait is
+ * timed for every thread that may be selected, and counted if it is.
  * Waits are timed only from events seen after start; idle (tid 0) is
  * never recorded; per-thread state is deleted at sched_process_exit.
  */
@@ -27,6 +31,7 @@
 #include "identity.bpf.h"
 #include "select.bpf.h"
 #include "shared.h"
+#include "task.bpf.h"
 
 #ifndef SS_HIST_ONCPU
 #define SS_HIST_ONCPU 0
@@ -48,6 +53,14 @@
 #endif
 
 #define SS_HIST_WAITS (SS_HIST_OFFCPU || SS_HIST_RUNQ)
+/*
+ * 1: whether a woken thread is selected is known only when it is the
+ * current task (--cgroup; -p on the regular path, whose wakeup has no
+ * tgid), so its waits are kept until then (ss_hist_flush) and the state
+ * made at a wakeup is dropped when the wait ends.
+ */
+#define SS_HIST_DEFER (SS_FILTER_CGROUP || (SS_FILTER_TGID && !SS_RAW_TP))
+#define SS_HIST_PEND (SS_HIST_PER || SS_HIST_DEFER)
 
 #if SS_HIST_ONCPU || SS_HIST_WAITS
 BPF_PERCPU_ARRAY(hist_cpu, struct ss_hist_cpu, 1);
@@ -95,11 +108,14 @@ static __always_inline void ss_hist_add(struct ss_hist_cpu *hc, __u32 kind,
 #endif
 }
 
-/* -P/-L: record the waits measured when the current task was switched in. */
+/*
+ * -P/-L, -p, --cgroup: record the waits measured when the current task was
+ * switched in, if it is @selected.
+ */
 static __always_inline void ss_hist_flush(struct ss_hist_cpu *hc, __u32 tgid,
 					  __u32 tid, int selected)
 {
-	if (!SS_HIST_PER || !hc->pend)
+	if (!SS_HIST_PEND || !hc->pend)
 		return;
 	if (selected && hc->tid == tid) {
 		if (SS_HIST_OFFCPU && (hc->pend & (1 << SS_HK_OFFCPU)))
@@ -113,15 +129,16 @@ static __always_inline void ss_hist_flush(struct ss_hist_cpu *hc, __u32 tgid,
 }
 
 /*
- * A wait of @kind by the task switched in ends now.  Without -P/-L it is
- * counted at once; with them it waits in hc for the task's tgid and comm.
+ * A wait of @kind by the task switched in ends now.  Without -P/-L, -p and
+ * --cgroup it is counted at once; with them it waits in hc for the task's
+ * tgid, comm and cgroup.
  */
 static __always_inline void ss_hist_wait_end(struct ss_hist_cpu *hc, __u32 kind,
 					     __u64 ns)
 {
 	if (kind >= SS_HK_MAX)
 		return;
-	if (!SS_HIST_PER) {
+	if (!SS_HIST_PEND) {
 		ss_hist_add(hc, kind, 0, 0, ns);
 		return;
 	}
@@ -189,11 +206,19 @@ static __always_inline void ss_hist_arrive(struct ss_hist_cpu *hc, __u32 tid,
 
 	if (!t)
 		return;
-	/* entries exist only for tasks that pass the filters (see leave) */
+	/*
+	 * entries are made for tasks that pass the filters known where they
+	 * are made (leave: all; wakeup: -t, and -p on the raw path); the
+	 * others are tested at the flush (SS_HIST_DEFER)
+	 */
 	if (SS_HIST_OFFCPU && t->off_ns && now >= t->off_ns)
 		ss_hist_wait_end(hc, SS_HK_OFFCPU, now - t->off_ns);
 	if (SS_HIST_RUNQ && t->wait_ns && now >= t->wait_ns)
 		ss_hist_wait_end(hc, SS_HK_RUNQ, now - t->wait_ns);
+	if (SS_HIST_DEFER) { /* made again at its next wait */
+		hist_task.delete(&tid);
+		return;
+	}
 	t->off_ns = 0;
 	t->wait_ns = 0;
 }
@@ -306,33 +331,28 @@ static __always_inline void ss_hist_exit(__u32 tid)
 
 #if SS_HIST_RUNQ
 /*
- * The wakee's tgid and cgroup are unknown here (we run as the waker), so
- * with -p or --cgroup only threads already seen leaving the CPU as
- * selected tasks (ss_hist_leave) are timed.
+ * Run-queue wait from a wakeup of thread tid of process tgid (0: not
+ * known, the regular tracepoint has no tgid).  We run as the waker, so
+ * the wakee's cgroup is not known: with -p on the regular path and with
+ * --cgroup every wakee is timed and its wait counted at the flush if the
+ * task is selected (SS_HIST_DEFER), whoever woke it and whether or not
+ * it was seen before.
  */
-#if SS_FILTER_TGID || SS_FILTER_CGROUP
-#define SS_HIST_WAKE_KNOWN_ONLY 1
-#else
-#define SS_HIST_WAKE_KNOWN_ONLY 0
-#endif
-
-/* Run-queue wait from a wakeup of thread tid. */
-static __always_inline void ss_hist_wakeup(__u32 tid)
+static __always_inline void ss_hist_wakeup(__u32 tid, __u32 tgid)
 {
 	struct ss_hist_task *t;
 
-	if (!tid || (SS_FILTER_TID && tid != SS_FILTER_TID))
+	if (!tid || !ss_ids_selected(tgid, tid))
 		return;
-	t = SS_HIST_WAKE_KNOWN_ONLY ? hist_task.lookup(&tid)
-				    : ss_hist_task_get(tid);
+	t = ss_hist_task_get(tid);
 	if (t)
 		t->wait_ns = bpf_ktime_get_ns();
 }
 
-#define SS_HIST_WAKEUP(pid) ss_hist_wakeup(pid)
+#define SS_HIST_WAKEUP(pid, tgid) ss_hist_wakeup(pid, tgid)
 #else
-#define SS_HIST_WAKEUP(pid) \
-	do {                \
+#define SS_HIST_WAKEUP(pid, tgid) \
+	do {                      \
 	} while (0)
 #endif
 

@@ -44,6 +44,27 @@ BPF_CGROUP_ARRAY(cgroup_filter, 1);
 #endif
 
 /*
+ * ss_ids_selected - 1 if a task of process @tgid (0: not known, not
+ * tested) and thread @tid may pass the -p and -t filters, else 0.  For a
+ * task that is not the current one (a wakee); the cgroup is not tested.
+ */
+static __always_inline int ss_ids_selected(__u32 tgid, __u32 tid)
+{
+#if SS_FILTER_LIST
+	if (SS_FILTER_TGID && tgid && !filter_tgids.lookup(&tgid))
+		return 0;
+	if (SS_FILTER_TID && !filter_tids.lookup(&tid))
+		return 0;
+#else
+	if (SS_FILTER_TGID && tgid && tgid != SS_FILTER_TGID)
+		return 0;
+	if (SS_FILTER_TID && tid != SS_FILTER_TID)
+		return 0;
+#endif
+	return 1;
+}
+
+/*
  * ss_task_selected - 1 if the current task (tgid, tid) passes the -p, -t
  * and --cgroup filters, else 0.  One compare per filter, or one hash
  * lookup when a list was given.  The cgroup test is the kernel's own

@@ -26,16 +26,22 @@
 #define SS_PREV_STATE_EXIT_MASK 0x30ULL
 
 /*
- * How a switch is counted (enum ss_switch_kind).  The last switch of an
- * exiting thread (state X or Z in the tracepoint, TASK_DEAD in the raw
- * one) is not a switch: the kernel folds a thread's counts into its
- * process's totals (getrusage, /proc/PID/status) before that switch, so
- * the totals never hold it.  Its on-CPU time is counted.
+ * How a switch is counted (enum ss_switch_kind), as the kernel's totals
+ * hold it.  A thread's switches are in its process's totals (getrusage,
+ * wait4, /proc/PID/status) unless they come after the kernel released the
+ * thread (exit_state EXIT_DEAD): release_task() folds a thread's counts
+ * into the process's, and wait_task_zombie() adds the process's into the
+ * parent's after setting EXIT_DEAD.  So the last switch (TASK_DEAD, state
+ * X in the trace) of a thread that exits while others live on is not
+ * counted (exit_notify() releases it first), while the thread-group
+ * leader's is: it stays a zombie until reaped, after that switch.  Its
+ * on-CPU time is counted either way.  The regular path cannot read
+ * exit_state: there a last switch counts for the leader only.
  */
 enum ss_switch_kind {
 	SS_SW_INVOL = 0, /* preempted while runnable: the kernel's nivcsw */
 	SS_SW_VOL = 1, /* gave up the CPU itself: the kernel's nvcsw */
-	SS_SW_EXIT = 2, /* the thread's last switch: not counted */
+	SS_SW_EXIT = 2, /* a switch of a released thread: not counted */
 };
 
 /*
@@ -125,7 +131,8 @@ enum ss_stat {
 	SS_STAT_FLT_SKIPPED, /* fault deltas skipped: no previous reading,
 				* a read error or a value that went back */
 	SS_STAT_HOTPLUG, /* slices skipped: the CPU was offline */
-	SS_STAT_EXIT_SWITCHES, /* threads' last switches: not counted */
+	SS_STAT_EXIT_SWITCHES, /* switches of released threads (their
+				* last, mostly): not counted */
 	SS_STAT_BTF_OK, /* raw path, at checkpoints: the current task's
 			   * pid and tgid read at their BTF offsets equal
 			   * the helper's */

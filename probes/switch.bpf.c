@@ -201,7 +201,9 @@ ss_switch(void *ctx, struct ss_cpu *cpu, __u64 now, __u32 tgid, __u32 tid,
  * is exact: involuntary when preempted; otherwise voluntary iff prev's
  * nvcsw moved since it switched in (kept in cpu->curr_nvcsw).  This counts
  * a sleep abandoned for a pending signal as voluntary, as the kernel does,
- * although the tracepoint reports its state as R since Linux 6.16.
+ * although the tracepoint reports its state as R since Linux 6.16.  A
+ * switch of a released thread (exit_state EXIT_DEAD) is not counted, a
+ * last switch (TASK_DEAD) before the release is (enum ss_switch_kind).
  */
 RAW_TRACEPOINT_PROBE(sched_switch)
 {
@@ -222,8 +224,14 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 	/* test hook: a load the verifier must reject */
 	now += *(volatile __u64 *)(long)bpf_get_prandom_u32();
 #endif
-	if (raw_state & SS_TASK_DEAD) {
+	if (ss_current_released()) {
+		/* its counts are in its process's already (shared.h) */
 		kind = SS_SW_EXIT;
+		blocked = !preempt && !(raw_state & SS_TASK_DEAD) &&
+			  (raw_state & SS_PREV_STATE_SLEEP_MASK) != 0;
+	} else if (raw_state & SS_TASK_DEAD) {
+		/* a last switch before the release: the kernel counts it */
+		kind = SS_SW_VOL;
 	} else if (preempt) {
 		kind = SS_SW_INVOL;
 	} else if (cpu->curr_key == prev && cpu->last_switch_ns) {
@@ -247,7 +255,9 @@ RAW_TRACEPOINT_PROBE(sched_switch)
  * Regular sched_switch: args laid out from the running kernel's format
  * file.  The kind comes from prev_state (any sleep bit: voluntary), which
  * misses the kernel's count for a sleep abandoned for a pending signal
- * (reported as R since Linux 6.16); the raw path has no such gap.
+ * (reported as R since Linux 6.16), and a switch of a thread released
+ * before its last switch (a preemption in the rest of do_exit); the raw
+ * path has no such gaps.
  */
 TRACEPOINT_PROBE(sched, sched_switch)
 {
@@ -262,18 +272,23 @@ TRACEPOINT_PROBE(sched, sched_switch)
 	__u32 tid = (__u32)id, tgid = id >> 32;
 	__u64 prev_state = args->prev_state;
 	int blocked = (prev_state & SS_PREV_STATE_SLEEP_MASK) != 0;
-	int kind = (prev_state & SS_PREV_STATE_EXIT_MASK) ? SS_SW_EXIT
-		   : blocked				  ? SS_SW_VOL
-							  : SS_SW_INVOL;
+	int dead = (prev_state & SS_PREV_STATE_EXIT_MASK) != 0;
+	/*
+	 * No exit_state here: a last switch counts for the thread-group
+	 * leader (reaped after it), not for another thread (released
+	 * before it); see enum ss_switch_kind
+	 */
+	int kind = dead	     ? (tid == tgid ? SS_SW_VOL : SS_SW_EXIT)
+		   : blocked ? SS_SW_VOL
+			     : SS_SW_INVOL;
 
 #if SS_TEST_VERIFIER_FAIL
 	/* test hook: a load the verifier must reject */
 	now += *(volatile __u64 *)(long)bpf_get_prandom_u32();
 #endif
 	ss_switch(args, cpu, now, tgid, tid, tid, args->next_pid,
-		  args->next_pid, prev_state, kind, 0,
-		  blocked && kind != SS_SW_EXIT, args->prev_comm,
-		  args->next_comm, 0);
+		  args->next_pid, prev_state, kind, 0, blocked && !dead,
+		  args->prev_comm, args->next_comm, 0);
 	SS_BLAME_TAIL(args, 0);
 	return 0;
 }

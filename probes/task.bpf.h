@@ -15,6 +15,7 @@
  *   SS_TASK_NVCSW   byte offset of task_struct.nvcsw (unsigned long)
  *   SS_TASK_COMM    byte offset of task_struct.comm (char[16])
  *   SS_TASK_CPU     byte offset of task_struct.cpu (task_cpu(), u32)
+ *   SS_TASK_EXIT_STATE  byte offset of task_struct.exit_state (int)
  */
 #ifndef SWITCHSTAT_TASK_BPF_H
 #define SWITCHSTAT_TASK_BPF_H
@@ -98,6 +99,28 @@ static __always_inline __u64 ss_current_nvcsw(void)
 #else
 	return ss_task_nvcsw(bpf_get_current_task());
 #endif
+}
+
+/*
+ * The kernel's EXIT_DEAD (include/linux/sched.h, the same value since
+ * 2.6): in exit_state once a thread is released (its counts folded into
+ * its process's) or its process reaped by the parent (wait_task_zombie).
+ */
+#define SS_EXIT_DEAD 0x10
+
+/* 1 if the current task's exit_state is EXIT_DEAD (see above), else 0 */
+static __always_inline int ss_current_released(void)
+{
+	int v = 0;
+
+#if SS_TASK_BTF_PTR
+	v = *(int *)((__u64)bpf_get_current_task_btf() + SS_TASK_EXIT_STATE);
+#else
+	bpf_probe_read_kernel(
+		&v, sizeof(v),
+		(void *)(bpf_get_current_task() + SS_TASK_EXIT_STATE));
+#endif
+	return v == SS_EXIT_DEAD;
 }
 
 /*

@@ -29,12 +29,42 @@
 
 #if SS_TRACE
 BPF_PERF_OUTPUT(trace_events);
+/*
+ * Records this CPU could not send (bpf_perf_event_output failed: buffer
+ * full, or no buffer for the CPU while it is reopened after hotplug):
+ * cumulative, read by the host.  The one count of lost records: the
+ * kernel's own lost records reach the reader only when a later record
+ * fits, so drops while the buffer stays full are never reported there.
+ */
+BPF_PERCPU_ARRAY(trace_lost, __u64, 1);
+/*
+ * trace_on[0]: 1 while the trace runs; the host clears it at the end,
+ * before its last read of the buffers and of trace_lost, so every switch
+ * of the trace is a line or lost, and none after it is either.
+ */
+BPF_ARRAY(trace_on, __u32, 1);
+
+/* 1 while the trace runs (trace_on), else 0 */
+static __always_inline int ss_trace_on(void)
+{
+	__u32 zero = 0;
+	__u32 *on = trace_on.lookup(&zero);
+
+	return on && *on;
+}
 
 /* Send ev with the counters that are read (SS_NR_COUNTERS of them). */
 static __always_inline void ss_trace_submit(void *ctx,
 					    struct ss_trace_event *ev)
 {
-	trace_events.perf_submit(ctx, ev, SS_TRACE_EVENT_SIZE(SS_NR_COUNTERS));
+	if (trace_events.perf_submit(ctx, ev,
+				     SS_TRACE_EVENT_SIZE(SS_NR_COUNTERS)) < 0) {
+		__u32 zero = 0;
+		__u64 *n = trace_lost.lookup(&zero);
+
+		if (n)
+			(*n)++; /* per-CPU, and switches do not nest */
+	}
 }
 
 /*
@@ -63,32 +93,32 @@ static __always_inline void ss_trace_submit(void *ctx,
  * ctx, cpu, now, last, tgid, tid, next_tid, prev_state (as the tracepoint
  * reports it), kind and kind_known; fill_comms(ev) copies the two comms.
  */
-#define SS_TRACE_SWITCH(fill_comms)                              \
-	do {                                                     \
-		if (ss_task_selected(tgid, tid)) {               \
-			struct ss_trace_event ev = {};           \
-                                                                 \
-			ev.ts_ns = now;                          \
-			if (last && now >= last) {               \
-				ev.slice_ns = now - last;        \
-				ev.flags = SS_TRACE_SLICE_KNOWN; \
-			}                                        \
-			if (kind_known)                          \
-				ev.flags |= SS_TRACE_KIND_KNOWN; \
-			if (kind == SS_SW_VOL)                   \
-				ev.flags |= SS_TRACE_VOLUNTARY;  \
-			if (kind == SS_SW_EXIT)                  \
-				ev.flags |= SS_TRACE_EXIT;       \
-			ev.prev_state = prev_state;              \
-			ev.cpu = bpf_get_smp_processor_id();     \
-			ev.prev_tgid = tgid;                     \
-			ev.prev_tid = tid;                       \
-			ev.next_tid = next_tid;                  \
-			fill_comms(&ev);                         \
-			SS_TRACE_COUNTERS(&ev, cpu);             \
-			ss_trace_submit(ctx, &ev);               \
-		}                                                \
-		return;                                          \
+#define SS_TRACE_SWITCH(fill_comms)                                 \
+	do {                                                        \
+		if (ss_trace_on() && ss_task_selected(tgid, tid)) { \
+			struct ss_trace_event ev = {};              \
+                                                                    \
+			ev.ts_ns = now;                             \
+			if (last && now >= last) {                  \
+				ev.slice_ns = now - last;           \
+				ev.flags = SS_TRACE_SLICE_KNOWN;    \
+			}                                           \
+			if (kind_known)                             \
+				ev.flags |= SS_TRACE_KIND_KNOWN;    \
+			if (kind == SS_SW_VOL)                      \
+				ev.flags |= SS_TRACE_VOLUNTARY;     \
+			if (kind == SS_SW_EXIT)                     \
+				ev.flags |= SS_TRACE_EXIT;          \
+			ev.prev_state = prev_state;                 \
+			ev.cpu = bpf_get_smp_processor_id();        \
+			ev.prev_tgid = tgid;                        \
+			ev.prev_tid = tid;                          \
+			ev.next_tid = next_tid;                     \
+			fill_comms(&ev);                            \
+			SS_TRACE_COUNTERS(&ev, cpu);                \
+			ss_trace_submit(ctx, &ev);                  \
+		}                                                   \
+		return;                                             \
 	} while (0)
 #else
 #define SS_TRACE_SWITCH(fill_comms) \

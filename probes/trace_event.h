@@ -17,7 +17,7 @@
 #define SS_TRACE_SLICE_KNOWN 0x1 /* slice_ns is valid */
 #define SS_TRACE_KIND_KNOWN 0x2 /* SS_TRACE_VOLUNTARY is the kernel's own */
 #define SS_TRACE_VOLUNTARY 0x4 /* a voluntary switch (nvcsw moved) */
-#define SS_TRACE_EXIT 0x8 /* the thread's last switch (not counted) */
+#define SS_TRACE_EXIT 0x8 /* a switch of a released thread (not counted) */
 
 struct ss_trace_event {
 	__u64 ts_ns; /* bpf_ktime_get_ns() at the switch (CLOCK_MONOTONIC) */

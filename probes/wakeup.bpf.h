@@ -28,7 +28,7 @@ RAW_TRACEPOINT_PROBE(sched_wakeup)
 {
 	__u64 p = ctx->args[0];
 
-	SS_HIST_WAKEUP(ss_task_pid(p));
+	SS_HIST_WAKEUP(ss_task_pid(p), ss_task_tgid(p));
 	SS_BLAME_WAKEUP(ss_task_pid(p), ss_task_cpu(p));
 	return 0;
 }
@@ -37,21 +37,21 @@ RAW_TRACEPOINT_PROBE(sched_wakeup_new)
 {
 	__u64 p = ctx->args[0];
 
-	SS_HIST_WAKEUP(ss_task_pid(p));
+	SS_HIST_WAKEUP(ss_task_pid(p), ss_task_tgid(p));
 	SS_BLAME_WAKEUP(ss_task_pid(p), ss_task_cpu(p));
 	return 0;
 }
 #elif SS_NEED_WAKEUP
 TRACEPOINT_PROBE(sched, sched_wakeup)
 {
-	SS_HIST_WAKEUP(args->pid);
+	SS_HIST_WAKEUP(args->pid, 0);
 	SS_BLAME_WAKEUP(args->pid, args->target_cpu);
 	return 0;
 }
 
 TRACEPOINT_PROBE(sched, sched_wakeup_new)
 {
-	SS_HIST_WAKEUP(args->pid);
+	SS_HIST_WAKEUP(args->pid, 0);
 	SS_BLAME_WAKEUP(args->pid, args->target_cpu);
 	return 0;
 }

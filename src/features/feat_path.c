@@ -34,12 +34,14 @@
 #include "tp_btf.h"
 
 /*
- * The raw path's offsets from the kernel's BTF, and whether it has
- * sched_exit_tp, whose first argument is is_switch (@exit_tp).  Returns 0,
- * or -1 with why not in @why.
+ * The raw path's offsets from the kernel's BTF (@exit_state: of
+ * task_struct.exit_state, an int), and whether it has sched_exit_tp,
+ * whose first argument is is_switch (@exit_tp).  Returns 0, or -1 with
+ * why not in @why.
  */
 static int raw_offsets(struct ss_task_offsets *o, unsigned int *comm,
-		       unsigned int *cpu, bool *exit_tp, char *why, size_t len)
+		       unsigned int *cpu, unsigned int *exit_state,
+		       bool *exit_tp, char *why, size_t len)
 {
 	static const char *const one_arg[] = { "sched_wakeup",
 					       "sched_wakeup_new",
@@ -92,6 +94,12 @@ static int raw_offsets(struct ss_task_offsets *o, unsigned int *comm,
 	}
 	if (!n && size != 4)
 		n = -EINVAL;
+	/* EXIT_DEAD there: the thread was released (switch.bpf.c) */
+	if (!n)
+		n = ss_btf_member(btf, "task_struct", "exit_state", exit_state,
+				  &size);
+	if (!n && size != 4)
+		n = -EINVAL;
 	if (n) {
 		snprintf(why, len, "task_struct fields not in BTF: %s",
 			 strerror(-n));
@@ -108,14 +116,15 @@ static int path_configure(struct ss_app *app, void *st)
 {
 	const char *env = getenv("SWITCHSTAT_TEST_NO_RAW");
 	struct ss_task_offsets o;
-	unsigned int comm, cpu;
+	unsigned int comm, cpu, exit_state;
 	bool exit_tp = false;
 	char why[256];
 
 	app->bpf.raw_sched = false;
 	if (env && !strcmp(env, "1"))
 		snprintf(why, sizeof(why), "SWITCHSTAT_TEST_NO_RAW=1");
-	else if (!raw_offsets(&o, &comm, &cpu, &exit_tp, why, sizeof(why)))
+	else if (!raw_offsets(&o, &comm, &cpu, &exit_state, &exit_tp, why,
+			      sizeof(why)))
 		app->bpf.raw_sched = true;
 	if (!app->bpf.raw_sched) {
 		if (app->o.verbose)
@@ -152,7 +161,8 @@ static int path_configure(struct ss_app *app, void *st)
 	    ss_app_define(app, "SS_TASK_TGID", o.tgid) ||
 	    ss_app_define(app, "SS_TASK_NVCSW", o.nvcsw) ||
 	    ss_app_define(app, "SS_TASK_COMM", comm) ||
-	    ss_app_define(app, "SS_TASK_CPU", cpu)) {
+	    ss_app_define(app, "SS_TASK_CPU", cpu) ||
+	    ss_app_define(app, "SS_TASK_EXIT_STATE", exit_state)) {
 		fprintf(stderr, "switchstat: too many BPF cflags\n");
 		return 1;
 	}

@@ -6,9 +6,13 @@
  * through a BPF_PERF_OUTPUT map; here one perf buffer per online CPU is
  * opened with libbcc's bpf_open_perf_buffer_opts (as bcc's
  * table.py open_perf_buffer does) and drained with perf_reader_poll.
- * Records the kernel could not store (buffer full) come back as lost
- * counts: each is reported on stderr ("Lost N events on CPU M", as bcc
- * does) and in the total at exit, never dropped silently.
+ * Records the probe could not send (buffer full) are counted by the probe
+ * itself, per CPU (trace_lost): that count is the one reported, on stderr
+ * as it grows ("Lost N events on CPU M", as bcc does) and in the total at
+ * exit.  The kernel's own lost records are not: it writes one only when a
+ * later record fits, so drops while a buffer stays full (a slow reader, or
+ * the trace's end) never reach the reader; -v shows them beside the
+ * probe's count (they are a part of it, never added to it).
  *
  * Events of different CPUs sit in different buffers, so lines are in time
  * order per CPU only; sort by ts_ns for a global order.
@@ -20,7 +24,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <bcc/libbpf.h>
 #include <bcc/perf_reader.h>
@@ -48,7 +55,7 @@ struct trace_cpu {
 	struct trace_state *tr;
 	int cpu;
 	uint64_t events;
-	uint64_t lost;
+	uint64_t kernel_lost; /* the kernel's lost records (part of lost[]) */
 };
 
 struct trace_state {
@@ -60,6 +67,10 @@ struct trace_state {
 	int nreaders;
 	uint64_t bad; /* records too short to decode */
 	int map_fd; /* trace_events */
+	int lost_fd; /* trace_lost: per-CPU records the probe could not send */
+	int on_fd; /* trace_on: 1 while the probe sends records */
+	uint64_t *lost; /* per possible CPU: trace_lost as last reported */
+	uint64_t *lost_buf; /* one trace_lost lookup: every possible CPU */
 	int ncpus; /* possible CPUs: size of cpus, readers and reopen */
 	/* reopen[cpu]: the CPU came back online (set by the hotplug thread) */
 	int *reopen;
@@ -83,13 +94,66 @@ static void on_event(void *cookie, void *raw, int size)
 	c->events++;
 }
 
-/* perf_reader lost callback: records the kernel dropped, buffer full */
+/*
+ * perf_reader lost callback: the kernel's lost record, written only once a
+ * later record fits; the probe counted these drops already (report_lost)
+ */
 static void on_lost(void *cookie, uint64_t lost)
 {
 	struct trace_cpu *c = cookie;
 
-	c->lost += lost;
-	fprintf(stderr, "Lost %" PRIu64 " events on CPU %d\n", lost, c->cpu);
+	c->kernel_lost += lost;
+}
+
+/*
+ * Read the probe's per-CPU lost counts and report what is new on stderr,
+ * one "Lost N events on CPU M" line per CPU, as bcc does.  Returns 0, or
+ * -1 if the map cannot be read (said once).
+ */
+static int report_lost(struct trace_state *tr)
+{
+	static int said;
+	__u32 zero = 0;
+
+	if (bpf_lookup_elem(tr->lost_fd, &zero, tr->lost_buf)) {
+		if (!said++)
+			ss_diag("cannot read trace_lost: %s", strerror(errno));
+		return -1;
+	}
+	for (int cpu = 0; cpu < tr->ncpus; cpu++) {
+		uint64_t n = tr->lost_buf[cpu];
+
+		if (n <= tr->lost[cpu])
+			continue;
+		fprintf(stderr, "Lost %" PRIu64 " events on CPU %d\n",
+			n - tr->lost[cpu], cpu);
+		tr->lost[cpu] = n;
+	}
+	return 0;
+}
+
+/*
+ * Start (1) or stop (0) the probe's records; 0 or -1 (message printed).
+ * Stopping returns once no program that saw the old value still runs:
+ * tracepoint programs run inside an RCU read-side section, and
+ * membarrier(MEMBARRIER_CMD_GLOBAL) waits for a grace period
+ * (synchronize_rcu); where it is refused (nohz_full), a 20 ms sleep, far
+ * longer than any program run.
+ */
+static int trace_set_on(struct trace_state *tr, __u32 on)
+{
+	__u32 zero = 0;
+
+	if (bpf_update_elem(tr->on_fd, &zero, &on, BPF_ANY)) {
+		ss_diag("cannot set trace_on: %s", strerror(errno));
+		return -1;
+	}
+	if (!on && syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) != 0) {
+		struct timespec ts = { 0, 20 * 1000000L };
+
+		nanosleep(&ts, NULL);
+	}
+	return 0;
 }
 
 /* Options that do not apply to --trace (user input): 0 or 2. */
@@ -191,15 +255,21 @@ static int trace_attach(struct ss_app *app, void *st)
 	tr->f = app->f;
 	tr->ncpus = n;
 	tr->map_fd = ss_bpf_map_fd(&app->bpf, "trace_events");
-	if (tr->map_fd < 0) {
-		ss_diag("BPF map trace_events missing");
+	tr->lost_fd = ss_bpf_map_fd(&app->bpf, "trace_lost");
+	tr->on_fd = ss_bpf_map_fd(&app->bpf, "trace_on");
+	if (tr->map_fd < 0 || tr->lost_fd < 0 || tr->on_fd < 0) {
+		ss_diag("BPF map trace_events, trace_lost or trace_on missing");
 		return 1;
 	}
 	online = calloc(n, sizeof(*online));
 	tr->readers = calloc(n, sizeof(*tr->readers));
 	tr->cpus = calloc(n, sizeof(*tr->cpus));
 	tr->reopen = calloc(n, sizeof(*tr->reopen));
-	if (!online || !tr->readers || !tr->cpus || !tr->reopen) {
+	tr->lost = calloc(n, sizeof(*tr->lost));
+	/* a per-CPU value is rounded up to 8 bytes per CPU: a __u64 is */
+	tr->lost_buf = calloc(n, sizeof(*tr->lost_buf));
+	if (!online || !tr->readers || !tr->cpus || !tr->reopen || !tr->lost ||
+	    !tr->lost_buf) {
 		free(online);
 		ss_diag("out of memory");
 		return 1;
@@ -223,6 +293,9 @@ static int trace_attach(struct ss_app *app, void *st)
 		tr->readers[tr->nreaders++] = r;
 	}
 	free(online);
+	/* records start with the buffers: sched_switch is attached next */
+	if (trace_set_on(tr, 1))
+		return 1;
 	if (app->o.verbose)
 		ss_diag("trace: %d perf buffers of %d pages, "
 			"wakeup every %d events",
@@ -298,19 +371,36 @@ static int64_t switch_prog_misses(const struct ss_app *app)
 	return -1;
 }
 
-static void trace_summary(const struct ss_app *app,
-			  const struct trace_state *tr)
+/* the --json trace's last record: the counts of the summary line */
+static const struct ss_field summary_fields[] = {
+	{ .key = "events", .unit = "count" },
+	{ .key = "lost", .unit = "count" },
+	{ .key = "missed", .unit = "count" },
+	{ .key = "kernel_lost", .unit = "count" },
+};
+
+/*
+ * At the end: the counts on stderr, and with --json as a last record
+ * ("type":"trace_summary"; CSV has one header and no place for it).
+ */
+static void trace_summary(const struct ss_app *app, struct trace_state *tr)
 {
 	int64_t missed = switch_prog_misses(app);
-	uint64_t events = 0, lost = 0;
+	uint64_t events = 0, lost = 0, kernel_lost = 0;
 
+	for (int cpu = 0; cpu < tr->ncpus; cpu++)
+		lost += tr->lost[cpu];
 	for (int i = 0; i < tr->nreaders; i++) {
-		events += tr->cpus[i].events;
-		lost += tr->cpus[i].lost;
+		const struct trace_cpu *c = &tr->cpus[i];
+
+		events += c->events;
+		kernel_lost += c->kernel_lost;
 		if (app->o.verbose)
-			ss_diag("CPU %d: %" PRIu64 " events, %" PRIu64 " lost",
-				tr->cpus[i].cpu, tr->cpus[i].events,
-				tr->cpus[i].lost);
+			ss_diag("CPU %d: %" PRIu64 " events, %" PRIu64
+				" lost (counted by the probe; the kernel "
+				"reported %" PRIu64 " of them)",
+				c->cpu, c->events, tr->lost[c->cpu],
+				c->kernel_lost);
 	}
 	if (missed >= 0)
 		ss_diag("%" PRIu64 " events traced, %" PRIu64 " lost, %" PRId64
@@ -327,6 +417,18 @@ static void trace_summary(const struct ss_app *app,
 			missed);
 	if (tr->bad)
 		ss_diag("%" PRIu64 " records too short, skipped", tr->bad);
+	if (app->fmt != SS_FMT_JSON)
+		return;
+	ss_emit_begin(&tr->e, "trace_summary");
+	ss_emit_u64(&tr->e, &summary_fields[0], events);
+	ss_emit_u64(&tr->e, &summary_fields[1], lost);
+	if (missed >= 0)
+		ss_emit_u64(&tr->e, &summary_fields[2], (uint64_t)missed);
+	else
+		ss_emit_null(&tr->e, &summary_fields[2]);
+	ss_emit_u64(&tr->e, &summary_fields[3], kernel_lost);
+	ss_emit_end(&tr->e);
+	fflush(app->f);
 }
 
 /* --trace replaces the interval loop: print records until the end. */
@@ -370,19 +472,29 @@ static int trace_run(struct ss_app *app, void *st)
 		/*
 		 * Every TRACE_POLL_MS (or when quiet): also read the CPUs
 		 * below the wakeup mark and flush, so a terminal sees lines
-		 * within 0.1 s even while a busy CPU keeps poll() returning.
+		 * within 0.1 s even while a busy CPU keeps poll() returning,
+		 * and report new losses (a map read: not at every poll, the
+		 * kernel skips regular tracepoint programs during bpf() calls).
 		 */
 		now = ss_clock_ns(CLOCK_MONOTONIC);
 		if (n == 0 || now - last_flush >= TRACE_POLL_MS * 1000000ULL) {
 			perf_reader_consume(tr->nreaders, tr->readers);
+			report_lost(tr);
 			fflush(app->f);
 			last_flush = now;
 		}
 		if (ferror(app->f))
 			break;
 	}
-	/* what the kernel wrote before we stopped: final lines and lost counts */
+	/*
+	 * The trace ends here: no record is sent after this, so what the
+	 * buffers hold now and the probe's lost counts are all of it.
+	 */
+	if (trace_set_on(tr, 0))
+		ret = 1;
 	perf_reader_consume(tr->nreaders, tr->readers);
+	if (report_lost(tr))
+		ret = 1;
 	if (fflush(app->f) || ferror(app->f)) {
 		ss_diag("writing output: %s", strerror(errno));
 		ret = 1;
@@ -404,6 +516,10 @@ static void trace_close(struct ss_app *app, void *st)
 	tr->reopen = NULL;
 	free(tr->cpus);
 	tr->cpus = NULL;
+	free(tr->lost);
+	tr->lost = NULL;
+	free(tr->lost_buf);
+	tr->lost_buf = NULL;
 }
 
 const struct ss_feature ss_feat_trace = {

@@ -112,16 +112,28 @@ csummary=$(grep -E "^switchstat: [0-9]+ events traced" "$T/tcsv.err") ||
 	fail "no trace summary on stderr (CSV)"
 cunseen=$(echo "$csummary" | awk '{ print $6 + $8 }')
 
-python3 - "$T/tjson.out" "$T/tcsv.out" "$T/odd.name" "$ODD" "$((v1 - v0))" "$((i1 - i0))" "$unseen" <<'PY' || fail "trace JSON"
-import json, sys
-jpath, cpath, npath, pid, dv, di, unseen = sys.argv[1:8]
+python3 - "$T/tjson.out" "$T/tcsv.out" "$T/odd.name" "$ODD" "$((v1 - v0))" "$((i1 - i0))" "$unseen" "$summary" <<'PY' || fail "trace JSON"
+import json, re, sys
+jpath, cpath, npath, pid, dv, di, unseen, summary = sys.argv[1:9]
 name = open(npath, "rb").read().rstrip(b"\n").decode()
 pid, dv, di, unseen = int(pid), int(dv), int(di), int(unseen)
 header = open(cpath, errors="surrogateescape").readline().rstrip("\n").split(",")
 want_keys = ["type"] + header
 ints = {"ts_ns", "cpu", "prev_pid", "prev_tid", "voluntary", "next_tid"}
 vol = invol = 0
-for n, line in enumerate(open(jpath, encoding="utf-8"), 1):
+lines = open(jpath, encoding="utf-8").readlines()
+# the last object: the summary line's counts, as JSON numbers
+try:
+    last = json.loads(lines.pop())
+except (ValueError, IndexError) as e:
+    sys.exit("no trace_summary object at the end (%s)" % e)
+m = re.match(r"switchstat: (\d+) events traced, (\d+) lost, (\d+) missed", summary)
+want = {"type": "trace_summary", "events": int(m.group(1)), "lost": int(m.group(2)),
+        "missed": int(m.group(3))}
+if list(last) != ["type", "events", "lost", "missed", "kernel_lost"] or \
+        any(last[k] != v for k, v in want.items()) or type(last["kernel_lost"]) is not int:
+    sys.exit("last object %r, want %r and kernel_lost" % (last, want))
+for n, line in enumerate(lines, 1):
     try:
         o = json.loads(line)
     except ValueError as e:
