@@ -248,6 +248,14 @@ double ss_cpu_pct(uint64_t oncpu_ns, uint64_t interval_ns)
 	return 100.0 * (double)oncpu_ns / (double)interval_ns;
 }
 
+/* ss_per_second - see rows.h */
+double ss_per_second(uint64_t count, uint64_t interval_ns)
+{
+	if (!interval_ns)
+		return 0.0;
+	return (double)count * 1e9 / (double)interval_ns;
+}
+
 /* ss_rows_oncpu_total - see rows.h */
 uint64_t ss_rows_oncpu_total(const struct ss_interval *iv)
 {

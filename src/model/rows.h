@@ -89,6 +89,12 @@ static inline uint64_t ss_row_switches(const struct ss_row *r)
  */
 double ss_cpu_pct(uint64_t oncpu_ns, uint64_t interval_ns);
 
+/*
+ * ss_per_second - @count events over @interval_ns as a rate per second
+ * (pidstat -w's cswch/s and nvcswch/s).  0 if interval is 0.
+ */
+double ss_per_second(uint64_t count, uint64_t interval_ns);
+
 /* ss_rows_oncpu_total - sum of on-CPU ns over all rows (for --check). */
 uint64_t ss_rows_oncpu_total(const struct ss_interval *iv);
 

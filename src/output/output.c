@@ -115,6 +115,19 @@ GET_U64(get_involuntary, r->v.involuntary)
 GET_U64(get_oncpu, r->v.oncpu_ns)
 GET_U64(get_dropped, iv->stats[SS_STAT_DROPS])
 
+/* --rate: the row's switches of the kind in col->arg per second */
+static void get_rate(const struct ss_out *out, const struct ss_col *col,
+		     const struct ss_interval *iv, const struct ss_row *r,
+		     struct ss_value *c)
+{
+	uint64_t n = col->arg == 1   ? r->v.voluntary
+		     : col->arg == 2 ? r->v.involuntary
+				     : ss_row_switches(r);
+
+	c->kind = SS_VAL_DBL;
+	c->d = ss_per_second(n, iv->interval_ns);
+}
+
 static void get_cpu_pct(const struct ss_out *out, const struct ss_col *col,
 			const struct ss_interval *iv, const struct ss_row *r,
 			struct ss_value *c)
@@ -301,6 +314,21 @@ void ss_out_init(struct ss_out *out)
 	add_col(out, "SWITCH", "switches", 7, true, get_switches);
 	add_col(out, "VOL", "voluntary", 7, true, get_voluntary);
 	add_col(out, "INVOL", "involuntary", 7, true, get_involuntary);
+	if (o->rate) {
+		static const char *const rate_head[] = { "SW/s", "VOL/s",
+							 "INVOL/s" };
+		static const char *const rate_key[] = { "switches_per_s",
+							"voluntary_per_s",
+							"involuntary_per_s" };
+
+		for (int k = 0; k < 3; k++) {
+			c = add_col(out, rate_head[k], rate_key[k], 8, true,
+				    get_rate);
+			c->arg = k;
+			c->fd.unit = "per second";
+			set_decimals(c, 1);
+		}
+	}
 	c = add_col(out, "ONCPU(ms)", "oncpu_ns", 10, true, get_oncpu);
 	c->fd.unit = "ns";
 	c->fd.style = SS_TS_DIV;

@@ -543,7 +543,7 @@ Test(opts, every_usage_option_is_parsed)
 		}
 		run_free(&r);
 	}
-	cr_expect_eq(seen, 33, "usage shows %d options besides -h/--version",
+	cr_expect_eq(seen, 34, "usage shows %d options besides -h/--version",
 		     seen);
 	free(usage);
 }

@@ -483,6 +483,37 @@ Test(output_csv, rows_and_header_once)
 	free(txt);
 }
 
+/* --rate: counts over the measured interval length, per second */
+Test(output_csv, rate_columns)
+{
+	struct fixture fx;
+	char *txt, *l[16];
+
+	fixture(&fx, ARGS("--csv", "--rate"));
+	fx.iv.interval_ns = 500000000; /* 0.5 s */
+	ss_out_init(&fx.out);
+	txt = render(&fx);
+	cr_assert_eq(lines(txt, l, 16), 3);
+	cr_expect(starts(l[0], "time,pid,comm,switches,voluntary,involuntary,"
+			       "switches_per_s,voluntary_per_s,"
+			       "involuntary_per_s,oncpu_ns,cpu_pct"),
+		  "header '%s'", l[0]);
+	cr_expect(starts(l[1], "1700000000.500,1234,worker,12,10,2,24.0000,"
+			       "20.0000,4.0000,250000000,50.0000"),
+		  "row '%s'", l[1]);
+	free(txt);
+	/* the table: SW/s VOL/s INVOL/s after INVOL */
+	fixture(&fx, ARGS("--rate"));
+	ss_out_init(&fx.out);
+	txt = render(&fx);
+	cr_expect(strstr(txt, "INVOL     SW/s    VOL/s  INVOL/s  ONCPU(ms)"),
+		  "%s", txt);
+	cr_expect(strstr(txt, "     12.0     10.0      2.0 "), "%s", txt);
+	free(txt);
+	cr_expect_eq(ss_per_second(3, 0), 0.0);
+	cr_expect_eq(ss_per_second(1, 1000), 1e6);
+}
+
 Test(output_csv, top_n_applies)
 {
 	struct fixture fx;
