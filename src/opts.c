@@ -154,7 +154,7 @@ static const struct opt_def opt_table[] = {
 	FLAG(0, "idle", idle, "show each CPU's idle task as a row"),
 	FLAG(0, "rate", rate,
 	     "switches per second too: SW/s, VOL/s, INVOL/s\n"
-	     "(pidstat -w's cswch/s, nvcswch/s)"),
+	     "(pidstat's cswch/s, nvcswch/s)"),
 	FLAG(0, "check", check, "print the per-interval accounting closure"),
 	FLAG(0, "self-stats", self_stats,
 	     "print the probes' own cost (ns per run) at exit"),
