@@ -11,6 +11,9 @@
 # Prints the image directory on stdout.  Idempotent: an existing complete
 # image is reused as is.
 . "$(dirname "$0")/lib.sh"
+# (one brace group: bash reads it whole, so editing this file while an
+# image builds does not derail the build)
+{
 
 arch=${1:?usage: build-image.sh amd64|arm64}
 case "$arch" in amd64 | arm64) ;; *) vm_die "unknown arch $arch" ;; esac
@@ -28,7 +31,7 @@ vm_say "building the $arch image in $dir (cold cache)"
 t0=$(date +%s)
 tree="$dir/tree"
 # stages done are stamped (stage-*): an interrupted build resumes there
-if [ ! -f "$dir/stage-packages" ]; then
+if [ ! -f "$dir/stage-debootstrap" ]; then
 	rm -rf "$dir"
 fi
 mkdir -p "$dir"
@@ -52,6 +55,7 @@ in_chroot() { vm_nice chroot "$tree" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sb
 	DEBIAN_FRONTEND=noninteractive LC_ALL=C "$@"; }
 
 if [ ! -f "$dir/stage-packages" ]; then
+if [ ! -f "$dir/stage-debootstrap" ]; then
 # 1. debootstrap minbase bookworm (arm64: foreign, second stage through
 # qemu-user-static's binfmt handler, flags F: no qemu copy in the tree)
 if [ "$arch" = arm64 ]; then
@@ -71,7 +75,9 @@ else
 		>"$dir/debootstrap.log" 2>&1 ||
 		{ tail -20 "$dir/debootstrap.log" >&2; vm_die "debootstrap failed"; }
 fi
+touch "$dir/stage-debootstrap"
 vm_say "$arch: debootstrap done ($(($(date +%s) - t0)) s)"
+fi
 
 # 2. apt and initramfs settings, then the packages
 echo "deb $VM_MIRROR bookworm main" >"$tree/etc/apt/sources.list"
@@ -143,3 +149,5 @@ vm_nice mke2fs -q -t ext4 -d "$tree" "$dir/rootfs.img" 8G ||
 date -u +%FT%TZ >"$dir/done"
 vm_say "$arch: image ready in $(($(date +%s) - t0)) s: $dir"
 echo "$dir"
+exit 0
+}
