@@ -144,7 +144,7 @@ done
 install -m 0755 "$VM_DIR/guest-init" "$tree/sbin/switchstat-vm-init"
 echo switchstat-vm >"$tree/etc/hostname"
 umount_all
-vm_nice mke2fs -q -t ext4 -d "$tree" "$dir/rootfs.img" 8G ||
+vm_nice mke2fs -q -t ext4 -d "$tree" "$dir/rootfs.img" 8G >&2 ||
 	vm_die "mke2fs of the $arch image failed"
 date -u +%FT%TZ >"$dir/done"
 vm_say "$arch: image ready in $(($(date +%s) - t0)) s: $dir"
