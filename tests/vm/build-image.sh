@@ -104,6 +104,16 @@ fi
 # 3. the kernels: image and headers packages, extracted (not installed: a
 # bullseye kernel's headers depend on a gcc that bookworm does not have;
 # libbcc needs only the header files), then depmod and a small initramfs
+# qual_pkg PKG ARCH SUITE: PKG:ARCH/SUITE, or PKG/SUITE for an arch "all"
+# package (apt does not take a foreign arch qualifier on those)
+qual_pkg() {
+	# shellcheck disable=SC2046
+	if apt-cache $(vm_apt_opts) show "$1/$3" 2>/dev/null | grep -q '^Architecture: all'; then
+		echo "$1/$3"
+	else
+		echo "$1:$2/$3"
+	fi
+}
 debs="$VM_CACHE/debs"
 mkdir -p "$debs"
 for t in $(vm_targets | awk -v a="$arch" '$2 == a { print $1 }'); do
@@ -117,7 +127,7 @@ for t in $(vm_targets | awk -v a="$arch" '$2 == a { print $1 }'); do
 	(cd "$debs" &&
 		# shellcheck disable=SC2046
 		vm_nice apt-get $(vm_apt_opts) -qq download "$img:$arch/$suite" \
-			"$hdr:$arch/$suite" $(for d in $deps; do echo "$d:$arch/$suite"; done) \
+			"$hdr:$arch/$suite" $(for d in $deps; do qual_pkg "$d" "$arch" "$suite"; done) \
 			>>"$dir/apt.log" 2>&1) ||
 		{ tail -5 "$dir/apt.log" >&2; vm_die "cannot download $img ($t)"; }
 	for p in "$img" "$hdr" $deps; do

@@ -38,6 +38,18 @@ grep '^switchstat:' "$R/quickstart.log" | sed 's/^/detect /' >>"$R/summary"
 sed -n 's/^switchstat: sched tracepoints: /path /p;s/^switchstat: sched_switch as a /path /p' \
 	"$R/quickstart.log" >/dev/console
 
+# a heartbeat on the console every 30 s while tests run: load, free
+# memory and the biggest processes (a guest that stops printing it is hung
+# in the kernel, not in a test)
+(
+	while sleep 30; do
+		echo "VM: beat $(cut -d' ' -f1-4 /proc/loadavg) memavail_kb" \
+			"$(awk '/MemAvailable/ { print $2 }' /proc/meminfo)" \
+			"top: $(ps -eo rss=,comm= --sort=-rss | head -3 | tr -s ' \n' ' ')"
+	done >/dev/console 2>&1
+) &
+beat=$!
+
 # 2. the integration tests
 if [ -n "${TESTS:-}" ]; then
 	ctest --test-dir build -R "$TESTS" --output-on-failure \
@@ -65,6 +77,7 @@ if [ -n "${TESTS:-}" ]; then
 		build/Testing/Temporary/LastTest.log >>"$R/summary" 2>/dev/null
 	cp build/Testing/Temporary/LastTest.log "$R/" 2>/dev/null
 fi
+kill "$beat" 2>/dev/null
 sum "done"
 echo "VM-SUMMARY-BEGIN" >/dev/console
 cat "$R/summary" >/dev/console

@@ -59,7 +59,12 @@ vm_apt_update() {
 # vm_kernel_pkg TARGET: the versioned kernel image package the metapackage of
 # the target's suite points at, e.g. "linux-image-5.10.0-35-amd64 5.10.237-1"
 vm_kernel_pkg() {
-	local arch suite pkg dep ver
+	local arch suite pkg dep ver memo="$VM_APT/resolved-$1"
+	# resolved once per apt update (apt-cache is slow on three suites)
+	if [ -s "$memo" ] && [ "$memo" -nt "$VM_APT/updated" ]; then
+		cat "$memo"
+		return 0
+	fi
 	arch=$(vm_target_field "$1" 2) suite=$(vm_target_field "$1" 3)
 	pkg=$(vm_target_field "$1" 4)
 	# shellcheck disable=SC2046
@@ -70,7 +75,7 @@ vm_kernel_pkg() {
 	# shellcheck disable=SC2046
 	ver=$(apt-cache $(vm_apt_opts) show "$dep:$arch/$suite" 2>/dev/null |
 		awk '/^Version:/ { print $2; exit }')
-	echo "$dep $ver"
+	echo "$dep $ver" | tee "$memo"
 }
 
 # vm_key ARCH: the cache key of an arch's image: a hash of the recipe
