@@ -133,6 +133,34 @@ static int ctr_check(struct ss_app *app, void *st)
 }
 
 /*
+ * A default event (ev[i], i > 0: an earlier one opened, so there is a
+ * PMU) that this PMU lacks, e.g. cache-misses on QEMU's arm64 PMUv3: say
+ * so once, close what it opened and move it after the last of the n
+ * events still to open, so the others are read and it shows n/a.
+ * Returns true if it was moved, false if the whole set must go n/a.
+ */
+static bool miss_default(struct ss_app *app, struct ctr_state *ctr, int i,
+			 int n, int e)
+{
+	struct ss_event ev = ctr->ev[i];
+
+	if (ss_perf_classify(e, &ev, true) != SS_OPEN_NO_PMU)
+		return false;
+	ss_diag("hardware counter unavailable: %s: %s (%s); its columns "
+		"show n/a",
+		ev.name, strerror(e), ss_perf_why(e, &ev));
+	for (int cpu = 0; cpu < ctr->ncpus; cpu++) {
+		if (*fd_at(ctr, i, cpu) >= 0)
+			close(*fd_at(ctr, i, cpu));
+		*fd_at(ctr, i, cpu) = -1;
+	}
+	/* fds of i+1 .. n-1 are not open yet: only the names move */
+	memmove(&ctr->ev[i], &ctr->ev[i + 1], (n - 1 - i) * sizeof(ev));
+	ctr->ev[n - 1] = ev;
+	return true;
+}
+
+/*
  * Open the events ctr_check chose on every CPU; sets ctr->nr when the
  * probe must read counters.  Returns 0 or 1 (environment).
  */
@@ -157,6 +185,13 @@ static int open_counters(struct ss_app *app, struct ctr_state *ctr)
 
 		if (open_event(app, ctr, i, online, &e) >= 0)
 			continue;
+		if (!app->o.events_given && i > 0 &&
+		    miss_default(app, ctr, i, n, e)) {
+			/* ev[i] moved last, not loaded: the next is at i */
+			n--;
+			i--;
+			continue;
+		}
 		close_all(ctr);
 		if (!app->o.events_given) {
 			/* start anyway, say so once, never show zeros */
@@ -176,7 +211,9 @@ static int open_counters(struct ss_app *app, struct ctr_state *ctr)
 		goto out;
 	}
 	ctr->nr = n;
-	set_columns(app, ctr, n, false);
+	set_columns(app, ctr, ctr->nr_parsed, false);
+	for (i = n; i < ctr->nr_parsed; i++)
+		app->info.counter_na |= 1ULL << i;
 	if (app->o.verbose)
 		for (i = 0; i < n; i++)
 			ss_diag("counter %d: %s (type %u config "

@@ -126,7 +126,7 @@ static void get_counter(const struct ss_out *out, const struct ss_col *col,
 			const struct ss_interval *iv, const struct ss_row *r,
 			struct ss_value *c)
 {
-	if (out->counters_na) {
+	if (out->counters_na || (out->counter_na >> col->arg & 1)) {
 		c->kind = SS_VAL_NULL;
 		return;
 	}
@@ -151,7 +151,8 @@ static void get_ratio(const struct ss_out *out, const struct ss_col *col,
 	int num = col->arg >> 8, den = col->arg & 0xff;
 	double v;
 
-	if (out->counters_na) {
+	if (out->counters_na ||
+	    (out->counter_na & ((1ULL << num) | (1ULL << den)))) {
 		c->kind = SS_VAL_NULL;
 		return;
 	}
