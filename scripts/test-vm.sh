@@ -81,9 +81,20 @@ targets=${targets//,/ }
 for t in $targets; do
 	grep -qx "$t" <<<"$all" || vm_die "unknown target $t (have: $(echo $all))"
 done
-for c in debootstrap mke2fs debugfs qemu-system-x86_64 qemu-system-aarch64 timeout; do
-	command -v "$c" >/dev/null || vm_die "needs $c: apt-get install debootstrap \
-e2fsprogs qemu-system-x86 qemu-system-arm qemu-user-static binfmt-support"
+# the host's packages (Debian): installed when missing, as setup.sh does
+need=(debootstrap e2fsprogs qemu-system-x86 qemu-system-arm qemu-user-static binfmt-support)
+missing=()
+for p in "${need[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+	vm_say "installing: ${missing[*]}"
+	apt-get update -qq >&2
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		"${missing[@]}" >&2
+fi
+for c in debootstrap mke2fs debugfs qemu-system-x86_64 qemu-system-aarch64 timeout flock; do
+	command -v "$c" >/dev/null || vm_die "needs $c"
 done
 
 # the checkout: tracked and untracked files (not ignored ones) of VM_SRC
