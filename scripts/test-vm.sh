@@ -203,12 +203,16 @@ run_target() {
 		-no-reboot)
 	vm_say "$t: booting $(cut -d' ' -f1 "$dir/kernel-$t/release") (limit $lim s): tests '$set'"
 	ts=$(date +%s)
+	# timeout runs qemu in a process group of its own: if this script is
+	# stopped, the trap ends the guest too
+	timeout -s KILL "$lim" nice -n "$VM_NICE" "${qemu[@]}" </dev/null >"$cons" 2>&1 &
+	QPID=$!
+	trap 'kill -KILL "$QPID" 2>/dev/null; pkill -KILL -P "$QPID" 2>/dev/null' EXIT
 	if [ "$verbose" = 1 ]; then
-		timeout -s KILL "$lim" nice -n "$VM_NICE" "${qemu[@]}" </dev/null 2>&1 |
-			tee "$cons" >&2 || rc=${PIPESTATUS[0]}
-	else
-		timeout -s KILL "$lim" nice -n "$VM_NICE" "${qemu[@]}" </dev/null >"$cons" 2>&1 || rc=$?
+		tail -f --pid="$QPID" "$cons" >&2 &
 	fi
+	wait "$QPID" || rc=$?
+	trap - EXIT
 	local secs=$(($(date +%s) - ts))
 	for f in summary ctest.log quickstart.log quickstart.out LastTest.log; do
 		debugfs -R "cat /.vm/results/$f" "$data" >"$out/$f" 2>/dev/null || true
