@@ -17,7 +17,9 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <bcc/libbpf.h>
@@ -234,6 +236,21 @@ static bool times_for_all(void)
 	return e && !strcmp(e, "1");
 }
 
+/*
+ * Whether the kernel's BPF has atomic OR (BPF_ATOMIC | BPF_OR, Linux
+ * 5.12+; older verifiers reject it: "BPF_STX uses reserved fields").
+ * An unreadable release counts as new.
+ */
+static bool kernel_has_atomic_or(void)
+{
+	struct utsname u;
+	int maj, min;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &maj, &min) != 2)
+		return true;
+	return maj > 5 || (maj == 5 && min >= 12);
+}
+
 /* Open the perf events (root), add the probe's cflags: 0 or 1. */
 static int ctr_configure(struct ss_app *app, void *st)
 {
@@ -260,6 +277,11 @@ static int ctr_configure(struct ss_app *app, void *st)
 				times |= 1ULL << i;
 		ss_app_define(app, "SS_NR_CPUS", ctr->ncpus);
 		ss_app_define(app, "SS_CTR_TIMES", times);
+		ss_app_define(app, "SS_ATOMIC_OR", kernel_has_atomic_or());
+		if (app->o.verbose && !kernel_has_atomic_or())
+			ss_diag("no BPF atomic OR (Linux < 5.12): scaled marks "
+				"are set without it, so two CPUs charging one "
+				"row at once can drop one");
 	}
 	return 0;
 }
