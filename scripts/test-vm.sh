@@ -32,7 +32,8 @@
 # /var/cache/switchstat-vm), SWITCHSTAT_VM_WORK (checkout copies, data disks
 # and results, default /var/tmp/switchstat-vm), VM_APT_REFRESH=1 (look the
 # kernel packages up again: a newer one makes a new image key),
-# SWITCHSTAT_VM_NICE (default 15).
+# SWITCHSTAT_VM_NICE (default 15), SWITCHSTAT_VM_REUSE_BUILD=1 (development:
+# keep the last build of the checkout, copy only tests/integration anew).
 set -euo pipefail
 . "$(cd "$(dirname "$0")/.." && pwd)/tests/vm/lib.sh"
 # one brace group: bash reads it whole, so a checkout edited while this runs
@@ -157,9 +158,15 @@ for arch in $(for t in $targets; do vm_target_field "$t" 2; done | sort -u); do
 	IMG[$arch]=$("$VM_DIR/build-image.sh" "$arch")
 	vm_say "$arch image: ${IMG[$arch]} ($(($(date +%s) - ts)) s)"
 	ts=$(date +%s)
-	copy_checkout "$WORK/src-$arch"
-	build_in_chroot "$arch" "${IMG[$arch]}" "$WORK/src-$arch" ||
-		{ tail -30 "$WORK/build-$arch.log" >&2; vm_die "the $arch build failed"; }
+	if [ -n "${SWITCHSTAT_VM_REUSE_BUILD:-}" ] && [ -x "$WORK/src-$arch/build/switchstat" ]; then
+		# development: keep the last build, refresh only the test scripts
+		vm_say "$arch: reusing the build in $WORK/src-$arch (SWITCHSTAT_VM_REUSE_BUILD)"
+		cp -r "$VM_SRC/tests/integration/." "$WORK/src-$arch/tests/integration/"
+	else
+		copy_checkout "$WORK/src-$arch"
+		build_in_chroot "$arch" "${IMG[$arch]}" "$WORK/src-$arch" ||
+			{ tail -30 "$WORK/build-$arch.log" >&2; vm_die "the $arch build failed"; }
+	fi
 	vm_say "$arch build: $(($(date +%s) - ts)) s"
 done
 [ "$build_only" = 1 ] && exit 0
