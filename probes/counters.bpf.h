@@ -238,8 +238,13 @@ static __always_inline void ss_feature_switch_charge(struct ss_cpu *cpu,
 		}
 	}
 	/* rarely true: only a multiplexed counter sets a bit */
-	if (scaled & ~val->counter_scaled)
+	if (scaled & ~val->counter_scaled) {
+#if SS_ATOMIC_OR
 		__sync_fetch_and_or(&val->counter_scaled, scaled);
+#else /* Linux < 5.12 has no BPF atomic OR: feat_counters.c says so */
+		val->counter_scaled |= scaled;
+#endif
+	}
 #endif
 }
 

@@ -106,6 +106,7 @@ static void out_init(struct ss_app *app)
 	memcpy(out->ctr_name, in->ctr_name, sizeof(out->ctr_name));
 	out->counters_na = in->counters_na;
 	out->ctr_timed = in->ctr_timed;
+	out->counter_na = in->counter_na;
 	memcpy(out->mem_na, in->mem_na, sizeof(out->mem_na));
 	out->cg = in->cg;
 	ss_out_init(out);

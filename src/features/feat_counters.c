@@ -17,7 +17,9 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <bcc/libbpf.h>
@@ -150,6 +152,34 @@ static int ctr_check(struct ss_app *app, void *st)
 }
 
 /*
+ * A default event (ev[i], i > 0: an earlier one opened, so there is a
+ * PMU) that this PMU lacks, e.g. cache-misses on QEMU's arm64 PMUv3: say
+ * so once, close what it opened and move it after the last of the n
+ * events still to open, so the others are read and it shows n/a.
+ * Returns true if it was moved, false if the whole set must go n/a.
+ */
+static bool miss_default(struct ss_app *app, struct ctr_state *ctr, int i,
+			 int n, int e)
+{
+	struct ss_event ev = ctr->ev[i];
+
+	if (ss_perf_classify(e, &ev, true) != SS_OPEN_NO_PMU)
+		return false;
+	ss_diag("hardware counter unavailable: %s: %s (%s); its columns "
+		"show n/a",
+		ev.name, strerror(e), ss_perf_why(e, &ev));
+	for (int cpu = 0; cpu < ctr->ncpus; cpu++) {
+		if (*fd_at(ctr, i, cpu) >= 0)
+			close(*fd_at(ctr, i, cpu));
+		*fd_at(ctr, i, cpu) = -1;
+	}
+	/* fds of i+1 .. n-1 are not open yet: only the names move */
+	memmove(&ctr->ev[i], &ctr->ev[i + 1], (n - 1 - i) * sizeof(ev));
+	ctr->ev[n - 1] = ev;
+	return true;
+}
+
+/*
  * Open the events ctr_check chose on every CPU; sets ctr->nr when the
  * probe must read counters.  Returns 0 or 1 (environment).
  */
@@ -174,6 +204,13 @@ static int open_counters(struct ss_app *app, struct ctr_state *ctr)
 
 		if (open_event(app, ctr, i, online, &e) >= 0)
 			continue;
+		if (!app->o.events_given && i > 0 &&
+		    miss_default(app, ctr, i, n, e)) {
+			/* ev[i] moved last, not loaded: the next is at i */
+			n--;
+			i--;
+			continue;
+		}
 		close_all(ctr);
 		if (!app->o.events_given) {
 			/* start anyway, say so once, never show zeros */
@@ -193,7 +230,9 @@ static int open_counters(struct ss_app *app, struct ctr_state *ctr)
 		goto out;
 	}
 	ctr->nr = n;
-	set_columns(app, ctr, n, false);
+	set_columns(app, ctr, ctr->nr_parsed, false);
+	for (i = n; i < ctr->nr_parsed; i++)
+		app->info.counter_na |= 1ULL << i;
 	if (app->o.verbose)
 		for (i = 0; i < n; i++)
 			ss_diag("counter %d: %s (type %u config "
@@ -212,6 +251,21 @@ static bool times_for_all(void)
 	const char *e = getenv("SWITCHSTAT_COUNTER_TIMES");
 
 	return e && !strcmp(e, "1");
+}
+
+/*
+ * Whether the kernel's BPF has atomic OR (BPF_ATOMIC | BPF_OR, Linux
+ * 5.12+; older verifiers reject it: "BPF_STX uses reserved fields").
+ * An unreadable release counts as new.
+ */
+static bool kernel_has_atomic_or(void)
+{
+	struct utsname u;
+	int maj, min;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &maj, &min) != 2)
+		return true;
+	return maj > 5 || (maj == 5 && min >= 12);
 }
 
 /* Open the perf events (root), add the probe's cflags: 0 or 1. */
@@ -241,6 +295,11 @@ static int ctr_configure(struct ss_app *app, void *st)
 		ss_app_define(app, "SS_NR_CPUS", ctr->ncpus);
 		ss_app_define(app, "SS_CTR_TIMES", times);
 		app->info.ctr_timed = times;
+		ss_app_define(app, "SS_ATOMIC_OR", kernel_has_atomic_or());
+		if (app->o.verbose && !kernel_has_atomic_or())
+			ss_diag("no BPF atomic OR (Linux < 5.12): scaled marks "
+				"are set without it, so two CPUs charging one "
+				"row at once can drop one");
 	}
 	return 0;
 }

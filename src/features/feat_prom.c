@@ -405,7 +405,9 @@ static void render(const struct prom_state *pr, const struct ss_app *app,
 			       "switchstat_perf_events_scaled.",
 			       NULL);
 		for (int i = 0; i < app->info.nr_counters; i++)
-			per_counted_series(&p, pr, i, app->info.ctr_name[i]);
+			if (!(app->info.counter_na >> i & 1))
+				per_counted_series(&p, pr, i,
+						   app->info.ctr_name[i]);
 		ss_prom_family(&p, "switchstat_perf_events_scaled",
 			       SS_PROM_GAUGE,
 			       "1 if some counts of the event were scaled "
@@ -416,6 +418,8 @@ static void render(const struct prom_state *pr, const struct ss_app *app,
 			struct ss_prom_label l = { "event",
 						   app->info.ctr_name[i] };
 
+			if (app->info.counter_na >> i & 1)
+				continue;
 			ss_prom_sample(&p, &l, 1,
 				       (pr->scaled >> i) & 1 ? "1" : "0");
 		}

@@ -406,9 +406,11 @@ static void trace_summary(const struct ss_app *app, struct trace_state *tr)
 		ss_diag("%" PRIu64 " events traced, %" PRIu64 " lost, %" PRId64
 			" missed",
 			events, lost, missed);
-	else
-		ss_diag("%" PRIu64 " events traced, %" PRIu64 " lost", events,
-			lost);
+	else /* say so: a silent "0 missed" would be wrong */
+		ss_diag("%" PRIu64 " events traced, %" PRIu64 " lost, missed "
+			"unknown (the kernel counts no recursion_misses for "
+			"BPF programs before Linux 5.12)",
+			events, lost);
 	if (missed > 0)
 		ss_diag("%" PRId64
 			" switches missed: the kernel skipped the probe while "

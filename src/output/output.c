@@ -155,7 +155,8 @@ static void get_counter(const struct ss_out *out, const struct ss_col *col,
 {
 	enum ss_ctr_state st = ctr_state(out, r, col->arg);
 
-	if (out->counters_na || st == SS_CTR_NOT_COUNTED) {
+	if (out->counters_na || (out->counter_na >> col->arg & 1) ||
+	    st == SS_CTR_NOT_COUNTED) {
 		c->kind = SS_VAL_NULL;
 		return;
 	}
@@ -204,8 +205,9 @@ static void get_ratio(const struct ss_out *out, const struct ss_col *col,
 			  sd = ctr_state(out, r, den);
 	double v;
 
-	if (out->counters_na || sn == SS_CTR_NOT_COUNTED ||
-	    sd == SS_CTR_NOT_COUNTED) {
+	if (out->counters_na ||
+	    (out->counter_na & ((1ULL << num) | (1ULL << den))) ||
+	    sn == SS_CTR_NOT_COUNTED || sd == SS_CTR_NOT_COUNTED) {
 		c->kind = SS_VAL_NULL;
 		return;
 	}

@@ -40,6 +40,7 @@ struct ss_out {
 		     [SS_EVENT_NAME_LEN]; /* perf names, e.g. cache-misses */
 	bool counters_na; /* no PMU: columns show n/a */
 	uint64_t ctr_timed; /* bit i: counter i is read with its times */
+	uint64_t counter_na; /* bit i: counter i not measured: n/a */
 	bool mem_na[3]; /* faults, pgalloc, reclaim */
 	struct ss_cgroup_cache *cg; /* for cgroup names; may be NULL */
 	struct ss_col cols[SS_MAX_COLS];

@@ -56,7 +56,8 @@ start_tool() {
 	TOOL_PID=$!
 	BG_PIDS+=("$TOOL_PID")
 	local i
-	for i in $(seq 1 600); do
+	# 30 s, or SS_ATTACH_TIMEOUT_S (slow emulated guests: tests/vm)
+	for i in $(seq 1 $((${SS_ATTACH_TIMEOUT_S:-30} * 20))); do
 		if grep -q "Tracing" "$T/$name.out" "$T/$name.err" 2>/dev/null; then
 			return 0
 		fi
@@ -66,7 +67,7 @@ start_tool() {
 		fi
 		sleep 0.05
 	done
-	fail "switchstat did not attach within 30 s"
+	fail "switchstat did not attach within ${SS_ATTACH_TIMEOUT_S:-30} s"
 }
 
 # wait_tool: wait for TOOL_PID; fail unless it exits 0
@@ -272,12 +273,12 @@ launch() {
 	BG_PIDS+=("$LAUNCHED")
 }
 await() {
-	for _ in $(seq 1 1200); do
+	for _ in $(seq 1 $((${SS_ATTACH_TIMEOUT_S:-60} * 20))); do
 		grep -q Tracing "$T/$1.out" "$T/$1.err" 2>/dev/null && return 0
 		kill -0 "$2" 2>/dev/null || { cat "$T/$1.err" >&2; fail "$1: exited before attaching"; }
 		sleep 0.05
 	done
-	fail "$1: not attached within 60 s"
+	fail "$1: not attached within ${SS_ATTACH_TIMEOUT_S:-60} s"
 }
 # reap PID NAME: wait for it, fail unless exit code 0
 reap() {

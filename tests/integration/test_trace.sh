@@ -106,6 +106,11 @@ check() {
 	summary=$(grep -E "^switchstat: [0-9]+ events traced" "$T/$1.err") ||
 		fail "$1: no trace summary on stderr"
 	info "$1: $summary"
+	# Linux < 5.12: no recursion_misses, so the tool cannot know how many
+	# switches the kernel did not run its program for: nothing to judge
+	case "$summary" in *"missed unknown"*)
+		skip "the kernel does not count the switches it skipped (Linux < 5.12): $summary" ;;
+	esac
 	python3 - "$T/$1.out" "$T/$1.err" "$summary" "$2" "$PING" "$PONG" \
 		"$((v1_PING - v0_PING))" "$((i1_PING - i0_PING))" "$((c1_PING - c0_PING))" \
 		"$((v1_PONG - v0_PONG))" "$((i1_PONG - i0_PONG))" "$((c1_PONG - c0_PONG))" \

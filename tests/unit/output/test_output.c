@@ -610,6 +610,35 @@ Test(output_csv, counters_na_are_empty_fields)
 	free(txt);
 }
 
+/*
+ * A PMU that lacks one default event (cache-misses on QEMU's arm64 PMUv3):
+ * that counter and the ratio using it are empty, the others are shown
+ */
+Test(output_csv, one_counter_na_leaves_the_others)
+{
+	struct fixture fx;
+	char *txt, *l[16];
+
+	fixture(&fx, ARGS("--csv"));
+	fx.out.nr_counters = 3;
+	strcpy(fx.out.ctr_name[0], "cycles");
+	strcpy(fx.out.ctr_name[1], "instructions");
+	strcpy(fx.out.ctr_name[2], "cache-misses");
+	fx.out.counter_na = 1ULL << 2;
+	fx.rows[0].v.counters[0] = 2000;
+	fx.rows[0].v.counters[1] = 1000;
+	ss_out_init(&fx.out);
+	txt = render(&fx);
+	cr_assert_eq(lines(txt, l, 16), 3);
+	expect_field(l[0], l[1], "cycles", "2000");
+	expect_field(l[0], l[1], "instructions", "1000");
+	expect_field(l[0], l[1], "ipc", "0.5000");
+	expect_field(l[0], l[1], "cache_misses", "");
+	expect_field(l[0], l[1], "mpki", "");
+	expect_field(l[0], l[1], "scaled", "0");
+	free(txt);
+}
+
 /* ---- JSON -------------------------------------------------------------- */
 
 /*
