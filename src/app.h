@@ -20,7 +20,7 @@
 #include "output.h"
 #include "rows.h"
 
-#define SS_MAX_CFLAGS 48
+#define SS_MAX_CFLAGS 96
 #define SS_MAX_FEATURES 16
 
 struct ss_cgroup_cache;

@@ -279,7 +279,8 @@ static int ctr_configure(struct ss_app *app, void *st)
 	if (ret)
 		return ret;
 	/* 0: the probe compiles no counter code at all */
-	ss_app_define(app, "SS_NR_COUNTERS", ctr->nr);
+	if (ss_app_define(app, "SS_NR_COUNTERS", ctr->nr))
+		goto full;
 	if (ctr->nr) {
 		unsigned long long times = 0;
 
@@ -292,16 +293,20 @@ static int ctr_configure(struct ss_app *app, void *st)
 			if (ctr->ev[i].type != PERF_TYPE_SOFTWARE ||
 			    times_for_all())
 				times |= 1ULL << i;
-		ss_app_define(app, "SS_NR_CPUS", ctr->ncpus);
-		ss_app_define(app, "SS_CTR_TIMES", times);
+		if (ss_app_define(app, "SS_NR_CPUS", ctr->ncpus) ||
+		    ss_app_define(app, "SS_CTR_TIMES", times) ||
+		    ss_app_define(app, "SS_ATOMIC_OR", kernel_has_atomic_or()))
+			goto full;
 		app->info.ctr_timed = times;
-		ss_app_define(app, "SS_ATOMIC_OR", kernel_has_atomic_or());
 		if (app->o.verbose && !kernel_has_atomic_or())
 			ss_diag("no BPF atomic OR (Linux < 5.12): scaled marks "
 				"are set without it, so two CPUs charging one "
 				"row at once can drop one");
 	}
 	return 0;
+full: /* a setting the probe would silently miss */
+	ss_diag("too many BPF cflags");
+	return 1;
 }
 
 /* Store the perf fds in the ctrN maps the probe reads. */

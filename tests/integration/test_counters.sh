@@ -21,19 +21,6 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 
-# expect_exit WANT_RC PATTERN ARGS...: switchstat ARGS must exit WANT_RC
-# and print PATTERN (grep -E) on stderr, once.
-expect_exit() {
-	local want=$1 pat=$2 rc=0
-	shift 2
-	"$SWITCHSTAT" "$@" >"$T/x.out" 2>"$T/x.err" || rc=$?
-	[ "$rc" -eq "$want" ] ||
-		{ cat "$T/x.err" >&2; fail "switchstat $* exited $rc, want $want"; }
-	[ "$(grep -cE "$pat" "$T/x.err")" -eq 1 ] ||
-		{ cat "$T/x.err" >&2; fail "switchstat $*: no '$pat' on stderr"; }
-	info "switchstat $*: exit $rc, $(head -1 "$T/x.err")"
-}
-
 # has_pmu: a hardware PMU driver is registered (x86 cpu/cpu_core, arm)
 has_pmu() {
 	ls /sys/bus/event_source/devices/ |

@@ -19,23 +19,12 @@ need_root
 [ -r /sys/bus/event_source/devices/software/type ] ||
 	skip "no software PMU in sysfs"
 
-expect_rc() {
-	local want=$1 pat=$2 rc=0
-	shift 2
-	"$SWITCHSTAT" "$@" >"$T/x.out" 2>"$T/x.err" || rc=$?
-	[ "$rc" -eq "$want" ] ||
-		{ cat "$T/x.err" >&2; fail "switchstat $* exited $rc, want $want"; }
-	[ "$(grep -cE "$pat" "$T/x.err")" -eq 1 ] ||
-		{ cat "$T/x.err" >&2; fail "switchstat $*: no '$pat' on stderr"; }
-	info "switchstat $*: exit $rc, $(head -1 "$T/x.err")"
-}
-
-expect_rc 2 'no PMU named "nosuchpmu"' -e nosuchpmu/cycles/ -d 1
-expect_rc 2 'PMU software has no event "bogus"' -e software/bogus/ -d 1
-expect_rc 2 'has no term .bogus.' -e software/bogus=1/ -d 1
-expect_rc 2 'bad modifier "z"' -e software/cpu-clock/z -d 1
-expect_rc 2 'unknown event "NO_SUCH_EVENT_ANYWHERE"' -e NO_SUCH_EVENT_ANYWHERE -d 1
-expect_rc 2 'duplicate event' -e cpu-clock,software/cpu-clock/ -d 1
+expect_exit 2 'no PMU named "nosuchpmu"' -e nosuchpmu/cycles/ -d 1
+expect_exit 2 'PMU software has no event "bogus"' -e software/bogus/ -d 1
+expect_exit 2 'has no term .bogus.' -e software/bogus=1/ -d 1
+expect_exit 2 'bad modifier "z"' -e software/cpu-clock/z -d 1
+expect_exit 2 'unknown event "NO_SUCH_EVENT_ANYWHERE"' -e NO_SUCH_EVENT_ANYWHERE -d 1
+expect_exit 2 'duplicate event' -e cpu-clock,software/cpu-clock/ -d 1
 
 "$SWITCHSTAT" --list-events >"$T/list.out" 2>"$T/list.err" ||
 	{ cat "$T/list.err" >&2; fail "--list-events: exit $?"; }
@@ -50,7 +39,7 @@ pfm_event=$(awk '/^libpfm4/ { on = 1; next }
 	on && /^    / && $1 !~ /^perf/ { print $1; exit }' "$T/list.out")
 if [ -n "$pfm_event" ] && ! ls /sys/bus/event_source/devices/ |
 	grep -qE '^(cpu|cpu_core|cpu_atom|armv.*)$'; then
-	expect_rc 1 "cannot count \"$pfm_event\": hardware counters unavailable" \
+	expect_exit 1 "cannot count \"$pfm_event\": hardware counters unavailable" \
 		-e "$pfm_event" -d 1
 fi
 
