@@ -6,8 +6,9 @@
 # reader is slow, or the trace ends) never reach the reader: the probe
 # counts its failed outputs itself and that count is the one reported.
 # Input: a pipe ping-pong, `--trace --csv -p PING` into a reader that takes
-# 4 KiB every 20 ms for 3 s and then reads at full speed; the workload is
-# frozen after 2.5 s, while the buffer is full.  Oracle: ping's
+# 4 KiB every 20 ms for 9 s and then reads at full speed; the workload is
+# frozen after 8 s (the 4 MiB per-CPU rings alone hold more than 2.5 s of
+# a quiet host's ping-pong), while the buffer is full.  Oracle: ping's
 # voluntary + nonvoluntary_ctxt_switches delta between two SIGSTOPs (it is
 # single-threaded and does not exit, so no thread-exit rule applies; the
 # switches the kernel hides from tracers are another sandbox's, not ping's).
@@ -25,7 +26,7 @@ read -r PING PONG <"$T/pp.pids"
 freeze "$PING" "$PONG"
 field() { awk -v f="$2:" '$1 == f { print $2 }' /proc/"$1"/status; }
 
-# the slow reader: 4 KiB per 20 ms until 3 s after $T/go appears, then
+# the slow reader: 4 KiB per 20 ms until 9 s after $T/go appears, then
 # everything as fast as it comes; its copy of the stream is $T/x.out
 cat >"$T/reader.py" <<'PY'
 import os, sys, time
@@ -33,7 +34,7 @@ out = open(sys.argv[1], "wb", buffering=0)
 go, fast_at = sys.argv[2], None
 while True:
     if fast_at is None and os.path.exists(go):
-        fast_at = time.monotonic() + 3.0
+        fast_at = time.monotonic() + 9.0
     if fast_at is not None and time.monotonic() >= fast_at:
         b = os.read(0, 1 << 20)
     else:
@@ -63,7 +64,7 @@ thaw "$PING" "$PONG"
 # frozen while the reader is still slow, so the buffer is full at the end
 # of the workload's switches: no later record brings the kernel's lost
 # record for the last drops
-sleep 2.5
+sleep 8
 freeze "$PING" "$PONG"
 v1=$(field "$PING" voluntary_ctxt_switches)
 i1=$(field "$PING" nonvoluntary_ctxt_switches)
