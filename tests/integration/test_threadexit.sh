@@ -62,7 +62,9 @@ PY
 info "exited threads ($nthreads rows): voluntary $tv (kernel $dv), involuntary $ti (kernel $di)"
 info "main thread: voluntary $mv (kernel $((v1 - v0))), involuntary $mi (kernel $((i1 - i0)))"
 [ "$nthreads" -eq "$N" ] || fail "$nthreads thread rows, want $N"
-[ "$dv" -ge "$N" ] || fail "threads barely slept: $dv voluntary"
+# the workload's own sanity (not the tool's accuracy): most threads slept; a
+# thread that found its wait already over does not switch (1998 of 2000 seen)
+[ "$dv" -ge $((N * 9 / 10)) ] || fail "threads barely slept: $dv voluntary"
 [ "$tv" -eq "$dv" ] && [ "$ti" -eq "$di" ] ||
 	fail "exited threads differ from getrusage: $tv/$ti vs $dv/$di"
 [ "$mv" -eq $((v1 - v0)) ] && [ "$mi" -eq $((i1 - i0)) ] ||
