@@ -445,26 +445,27 @@ static int parse_id_list(const char *arg, uint32_t *ids)
 	}
 }
 
+/* -p or -t: the list into @ids / *@n, its first id into *@first */
+static int parse_ids(const char *arg, uint32_t *ids, uint32_t *n,
+		     uint32_t *first)
+{
+	int got = parse_id_list(arg, ids);
+
+	if (got < 0)
+		return -1;
+	*n = (uint32_t)got;
+	*first = ids[0];
+	return 0;
+}
+
 static int parse_pids(const char *arg, struct ss_opts *o)
 {
-	int n = parse_id_list(arg, o->pids);
-
-	if (n < 0)
-		return -1;
-	o->npids = (uint32_t)n;
-	o->pid = o->pids[0];
-	return 0;
+	return parse_ids(arg, o->pids, &o->npids, &o->pid);
 }
 
 static int parse_tids(const char *arg, struct ss_opts *o)
 {
-	int n = parse_id_list(arg, o->tids);
-
-	if (n < 0)
-		return -1;
-	o->ntids = (uint32_t)n;
-	o->tid = o->tids[0];
-	return 0;
+	return parse_ids(arg, o->tids, &o->ntids, &o->tid);
 }
 
 /* --listen: checked here (exit 2), bound after the probes are attached */
