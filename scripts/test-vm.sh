@@ -23,12 +23,15 @@
 #                           [--limit S] [--mem MB] [--build-only] [--list] [-v]
 #   --target   targets to run (default: all)
 #   --tests    ctest -R regex for every target (default: each target's full set)
+#   --run CMD  development: run CMD (bash, in the checkout) in each guest
+#              after the quick start, instead of ctest; passes on exit 0
 #   --ci       the subset CI runs (every target, each target's CI set)
 #   --limit    seconds before a guest counts as hung (default: per target)
 #   --mem      guest memory in MiB (default 4096)
 #   --build-only  build (or find) the cached images and the checkout, no boot
 #   -v         the guest console on stderr as it runs
-# Environment: SWITCHSTAT_VM_CACHE (image cache, default
+# Environment: SWITCHSTAT_VM_TCG (single, the default, or multi: TCG's
+# threads; see TCG_THREAD below), SWITCHSTAT_VM_CACHE (image cache, default
 # /var/cache/switchstat-vm), SWITCHSTAT_VM_WORK (checkout copies, data disks
 # and results, default /var/tmp/switchstat-vm), VM_APT_REFRESH=1 (look the
 # kernel packages up again: a newer one makes a new image key),
@@ -59,6 +62,7 @@ ARM_CI='^integration\.test_pmu$'
 
 targets=""
 tests=""
+run=""
 ci=0
 limit=""
 mem=4096
@@ -70,6 +74,7 @@ while [ $# -gt 0 ]; do
 	--target=*) targets=${1#*=} ;;
 	--tests) tests=${2:?--tests needs a regex}; shift ;;
 	--tests=*) tests=${1#*=} ;;
+	--run) run=${2:?--run needs a command}; shift ;;
 	--ci) ci=1 ;;
 	--limit) limit=${2:?}; shift ;;
 	--mem) mem=${2:?}; shift ;;
@@ -108,6 +113,15 @@ done
 
 # the checkout: tracked and untracked files (not ignored ones) of VM_SRC
 WORK=${SWITCHSTAT_VM_WORK:-/var/tmp/switchstat-vm}
+# One host thread for all vCPUs (TCG's round robin), not one each: under
+# multi-threaded TCG a guest CPU can keep running the int3 of a jump label
+# another CPU has already patched back (text_poke_bp), and the kernel's
+# int3 handler, seeing no int3 there any more, returns to it forever: both
+# CPUs stuck in handle_mm_fault (soft lockup) once a page-fault perf event
+# is opened or closed, as switchstat's -e page-faults and its start and exit
+# do.  tests/vm/jumplabel-stress.c: under thread=multi the 6.1 guest locked
+# up within 30 s of it; under single it ran 180 s clean.
+TCG_THREAD=${SWITCHSTAT_VM_TCG:-single}
 mkdir -p "$WORK"
 copy_checkout() {
 	local dst=$1
@@ -189,8 +203,9 @@ run_target() {
 	rm -rf "$out" "$src/.vm"
 	mkdir -p "$out" "$src/.vm"
 	install -m 0755 "$VM_DIR/guest-run.sh" "$src/.vm/guest-run.sh"
-	printf 'TARGET=%q\nTESTS=%q\nCTEST_TIMEOUT=%q\n' "$t" "$set" "$((lim - 120))" \
-		>"$src/.vm/params"
+	[ -n "$run" ] && set=""
+	printf 'TARGET=%q\nTESTS=%q\nCTEST_TIMEOUT=%q\nRUN=%q\n' "$t" "$set" "$((lim - 120))" \
+		"$run" >"$src/.vm/params"
 	data="$WORK/data-$t.img"
 	rm -f "$data"
 	vm_nice mke2fs -q -t ext4 -d "$src" "$data" 4G >/dev/null
@@ -199,7 +214,7 @@ run_target() {
 		qemu=(qemu-system-aarch64 -M virt -cpu max -smp 2 -m "$mem"
 			-append "root=/dev/vda rw console=ttyAMA0 init=/sbin/switchstat-vm-init panic=-1")
 		if [ "$extra" = icount ]; then qemu+=(-icount shift=0 -accel tcg); else
-			qemu+=(-accel tcg,thread=multi); fi
+			qemu+=(-accel "tcg,thread=$TCG_THREAD"); fi
 	else
 		# no_timer_check: on a loaded host, TCG can fail the kernel's IO-APIC
 		# timer check at boot ("IO-APIC + timer doesn't work!", a panic).
@@ -207,7 +222,7 @@ run_target() {
 		# unstable"), then sched_clock (schedstat, rusage) drifts from
 		# CLOCK_MONOTONIC (hpet: bpf_ktime) by up to 10-14 % on a loaded
 		# host; their TSCs are one virtual clock, so say so
-		qemu=(qemu-system-x86_64 -cpu max -smp 2 -m "$mem" -accel tcg,thread=multi
+		qemu=(qemu-system-x86_64 -cpu max -smp 2 -m "$mem" -accel "tcg,thread=$TCG_THREAD"
 			-append "root=/dev/vda rw console=ttyS0 init=/sbin/switchstat-vm-init panic=-1 no_timer_check tsc=reliable")
 	fi
 	qemu+=(-kernel "$dir/kernel-$t/vmlinuz" -initrd "$dir/kernel-$t/initrd.img"
@@ -225,10 +240,23 @@ run_target() {
 	if [ "$verbose" = 1 ]; then
 		tail -f --pid="$QPID" "$cons" >&2 &
 	fi
+	# a guest whose CPUs the kernel's watchdog reports stuck for a minute
+	# will not recover: end it now, not at the limit
+	local lockup=""
+	while kill -0 "$QPID" 2>/dev/null; do
+		sleep 5
+		lockup=$(grep -aoE 'soft lockup - CPU#[0-9]+ stuck for ([6-9][0-9]|[0-9]{3,})s' \
+			"$cons" | head -1) || true
+		if [ -n "$lockup" ]; then
+			kill -KILL "$QPID" 2>/dev/null
+			pkill -KILL -P "$QPID" 2>/dev/null
+			break
+		fi
+	done
 	wait "$QPID" || rc=$?
 	trap - EXIT
 	local secs=$(($(date +%s) - ts))
-	for f in summary ctest.log quickstart.log quickstart.out LastTest.log; do
+	for f in summary ctest.log quickstart.log quickstart.out LastTest.log run.log; do
 		debugfs -R "cat /.vm/results/$f" "$data" >"$out/$f" 2>/dev/null || true
 	done
 	rm -f "$data"
@@ -241,8 +269,17 @@ run_target() {
 	np=$(grep -c '^test .* Passed' "$out/summary" || true)
 	ns=$(grep -c '^test .* Skipped' "$out/summary" || true)
 	nf=$(grep '^test ' "$out/summary" | grep -vc -e ' Passed' -e ' Skipped' || true)
-	if [ "$rc" -eq 137 ]; then
+	if grep -q '^run rc ' "$out/summary"; then
+		if grep -q '^run rc 0$' "$out/summary"; then np=1; else nf=1; fi
+	fi
+	if [ -n "$lockup" ]; then
+		state="HUNG ($lockup, at $(grep -aoE 'RIP: 0010:[^ ]+' "$cons" | sort | uniq -c |
+			sort -rn | head -1 | awk '{ print $3 }'))"
+	elif [ "$rc" -eq 137 ]; then
 		state="HUNG (killed at $lim s)"
+	elif grep -aq 'Kernel panic' "$cons"; then
+		state="PANIC ($(grep -aoE '(BUG|Oops|int3|general protection)[^[]*|RIP: 0010:[^ ]+' \
+			"$cons" | head -2 | tr -s ' \n' ' '))"
 	elif ! grep -q '^done' "$out/summary"; then
 		state="no result (qemu exit $rc)"
 	elif [ "$qs" != PASS ] || [ "$nf" -gt 0 ] || [ $((np + ns)) -eq 0 ]; then

@@ -53,7 +53,14 @@ sed -n 's/^switchstat: sched tracepoints: /path /p;s/^switchstat: sched_switch a
 	"$R/quickstart.log" >/dev/console
 
 
-# 2. the integration tests
+# 2. development (test-vm.sh --run): one command instead of the tests
+if [ -n "${RUN:-}" ]; then
+	bash -c "$RUN" >"$R/run.log" 2>&1
+	sum "run rc $?"
+	sed 's/^/VM: run: /' "$R/run.log" | tail -20 >/dev/console
+fi
+
+# 3. the integration tests
 if [ -n "${TESTS:-}" ]; then
 	ctest --test-dir build -R "$TESTS" --output-on-failure \
 		--timeout "${CTEST_TIMEOUT:-900}" >"$R/ctest.log" 2>&1 &
