@@ -127,4 +127,156 @@ static __always_inline struct ss_val *ss_current_val(__u32 tgid, __u32 tid)
 	return val;
 }
 
+
+#ifndef SS_ROW_CACHE_BITS
+#define SS_ROW_CACHE_BITS 0 /* 0: no row cache (feat_identity.c) */
+#endif
+
+#if SS_ROW_CACHE_BITS
+/*
+ * The row cache: what the switches on this CPU charge, per thread, kept in
+ * a small direct-mapped per-CPU table and added to the row maps only when
+ * the entry is taken by another thread, when the CPU goes idle (also its
+ * last switch before it goes offline) and at the CPU's interval edge
+ * (ss_row_cache_flush, from ss_switch and ss_resync), before the host
+ * reads the maps.
+ * So a switch costs no hash lookup, no identity reads (key, name, cgroup:
+ * once per entry) and no atomics while its thread keeps its entry.  Only
+ * sched_switch and ss_resync use it; they never interrupt one another
+ * (resync_busy), and only this CPU touches its table.  Other programs
+ * (memory tracepoints) charge the maps directly.
+ */
+struct ss_rc_ent {
+	__u64 task; /* tag: the thread id + 1; 0: empty */
+	__u64 start; /* tag: the thread's start_time (an id reused) */
+	__u64 gen; /* the interval (accum_gen) it charges */
+	struct ss_key key; /* its row */
+	struct ss_val v; /* charged so far (comm, cgroup: at fill) */
+};
+
+BPF_PERCPU_ARRAY(row_cache, struct ss_rc_ent, 1 << SS_ROW_CACHE_BITS);
+
+/* Add entry @e to its row (created when missing) and empty it. */
+static __always_inline void ss_rc_flush(struct ss_rc_ent *e)
+{
+	struct ss_val *val;
+	__u64 tid = e->task - 1;
+
+	if (!e->task)
+		return;
+	e->task = 0;
+#if SS_ACCUM_GENS
+	val = (e->gen & 1) ? accum_b.lookup(&e->key) : accum.lookup(&e->key);
+#else
+	val = accum.lookup(&e->key);
+#endif
+	if (!val) {
+		struct ss_val init = {};
+
+		__builtin_memcpy(init.comm, e->v.comm, SS_COMM_LEN);
+		init.cgroup_id = e->v.cgroup_id;
+#if SS_ACCUM_GENS
+		val = (e->gen & 1) ? accum_b.lookup_or_try_init(&e->key, &init)
+				   : accum.lookup_or_try_init(&e->key, &init);
+#else
+		val = accum.lookup_or_try_init(&e->key, &init);
+#endif
+		if (!val) {
+			stat_add(SS_STAT_DROPS, 1);
+			return;
+		}
+	}
+	val->cgroup_id = e->v.cgroup_id;
+	/* a process row is named by its leader (a thread's entry has the
+	 * leader's name as it was when the entry was filled) */
+	if (SS_PER_THREAD || tid == e->key.tgid)
+		__builtin_memcpy(val->comm, e->v.comm, SS_COMM_LEN);
+	if (e->v.oncpu_ns)
+		__sync_fetch_and_add(&val->oncpu_ns, e->v.oncpu_ns);
+	if (e->v.voluntary)
+		__sync_fetch_and_add(&val->voluntary, e->v.voluntary);
+	if (e->v.involuntary)
+		__sync_fetch_and_add(&val->involuntary, e->v.involuntary);
+	if (e->v.faults)
+		__sync_fetch_and_add(&val->faults, e->v.faults);
+#if SS_NR_COUNTERS > 0
+#pragma unroll
+	for (int i = 0; i < SS_NR_COUNTERS; i++) {
+		if (e->v.counters[i])
+			__sync_fetch_and_add(&val->counters[i],
+					     e->v.counters[i]);
+		if (e->v.ctr_enabled_ns[i])
+			__sync_fetch_and_add(&val->ctr_enabled_ns[i],
+					     e->v.ctr_enabled_ns[i]);
+		if (e->v.ctr_running_ns[i])
+			__sync_fetch_and_add(&val->ctr_running_ns[i],
+					     e->v.ctr_running_ns[i]);
+	}
+	if (e->v.counter_scaled & ~val->counter_scaled) {
+#if SS_ATOMIC_OR
+		__sync_fetch_and_or(&val->counter_scaled, e->v.counter_scaled);
+#else
+		val->counter_scaled |= e->v.counter_scaled;
+#endif
+	}
+#endif
+}
+
+/* ss_row_cache_flush - every used entry of this CPU's table to its row. */
+static __always_inline void ss_row_cache_flush(struct ss_cpu *cpu)
+{
+	__u64 used = cpu->rc_used;
+
+	cpu->rc_used = 0;
+#pragma unroll
+	for (__u32 i = 0; i < (1 << SS_ROW_CACHE_BITS); i++) {
+		__u32 idx = i;
+		struct ss_rc_ent *e;
+
+		if (!(used & (1ULL << i)))
+			continue;
+		e = row_cache.lookup(&idx);
+		if (e)
+			ss_rc_flush(e);
+	}
+}
+
+/*
+ * ss_rc_val - the row cache entry of the current thread (tgid, tid) on
+ * this CPU, charging @cpu's interval: its own when it has one, else a new
+ * one (the entry's last thread's charges go to their row first).  Falls
+ * back to the row itself (ss_current_val) when the table is missing.
+ */
+static __always_inline struct ss_val *ss_rc_val(struct ss_cpu *cpu,
+						__u32 tgid, __u32 tid)
+{
+	__u64 task = SS_CUR_TASK(), tag = (__u64)tid + 1, start = 0, leader;
+	__u64 cgroup_id;
+	__u32 idx;
+	struct ss_rc_ent *e;
+
+	SS_TASK_READ(start, task, SS_IDENT_START);
+	idx = (__u32)((tag * 0x9E3779B97F4A7C15ULL) >> (64 - SS_ROW_CACHE_BITS));
+	e = row_cache.lookup(&idx);
+	if (!e)
+		return ss_current_val(tgid, tid);
+	if (e->task == tag && e->start == start && e->gen == cpu->accum_gen) {
+		if (SS_PER_THREAD || tid == tgid) /* renamed since */
+			ss_ident_cur_comm(e->v.comm);
+		return &e->v;
+	}
+	ss_rc_flush(e);
+	cpu->rc_used |= 1ULL << (idx & 63);
+	cgroup_id = ss_ident_cgroup_id();
+	ss_ident_key(&e->key, tgid, tid, cgroup_id, &leader);
+	__builtin_memset(&e->v, 0, sizeof(e->v));
+	ss_ident_comm(e->v.comm, tgid, tid, leader);
+	e->v.cgroup_id = cgroup_id;
+	e->start = start;
+	e->gen = cpu->accum_gen;
+	e->task = tag;
+	return &e->v;
+}
+#endif
+
 #endif

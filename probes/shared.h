@@ -12,7 +12,7 @@
 
 #define SS_COMM_LEN 16
 #define SS_MAX_COUNTERS 8
-#define SS_NR_STATS 17 /* size of enum ss_stat (SS_STAT_MAX) */
+#define SS_NR_STATS 19 /* size of enum ss_stat (SS_STAT_MAX) */
 #define SS_HIST_SLOTS 27 /* log2 slots: 0 .. 2^26 (us) before clamping */
 
 /*
@@ -108,6 +108,16 @@ struct ss_cpu {
 	__u64 accum_gen; /* the interval this CPU charges (common.bpf.h) */
 	__u64 edge_ns; /* when this CPU's last interval edge ran (ss_edge) */
 	__u64 edge_count; /* interval edges run on this CPU */
+	/*
+	 * SS_KCLOCK: the slice's owner was adopted at a checkpoint
+	 * after an unreported switch (adopt_ns: when; adopt_unknown_ns: the
+	 * time before it whose owner was unknown; adopt_edge: edge_count
+	 * then); 0 when not
+	 */
+	__u64 adopt_ns;
+	__u64 adopt_unknown_ns;
+	__u64 adopt_edge;
+	__u64 rc_used; /* bit i: row cache entry i holds charges */
 	/* enum ss_stat counts of this CPU: cumulative, summed by the host */
 	__u64 stats[SS_NR_STATS];
 };
@@ -144,6 +154,12 @@ enum ss_stat {
 			     * tasks from tracing), found at sched_exit_tp
 			     * (the hidden task's slice only), else at the
 			     * next switch or checkpoint */
+	SS_STAT_RECOVERED, /* raw path without sched_exit_tp: slices of an
+			    * unknown start (after an unreported switch)
+			    * charged from the kernel's own clock of the
+			    * task leaving (sum_exec_runtime since it was
+			    * picked: switch.bpf.c ss_kclock_recover) */
+	SS_STAT_RECOVERED_NS, /* their time, ns (out of SS_STAT_MISSED_NS) */
 	SS_STAT_MAX = SS_NR_STATS,
 };
 

@@ -50,7 +50,11 @@ static __always_inline struct ss_val *ss_charge_slice(struct ss_cpu *cpu,
 	if (last == 0) { /* counted by the caller: first or missed */
 		if (!at_switch || tid == 0 || !ss_task_selected(tgid, tid))
 			return NULL;
+#if SS_ROW_CACHE_BITS
+		return ss_rc_val(cpu, tgid, tid);
+#else
 		return ss_current_val(tgid, tid);
+#endif
 	}
 	if (now < last) {
 		ss_cpu_stat_add(cpu, SS_STAT_ANOMALY, 1);
@@ -65,11 +69,20 @@ static __always_inline struct ss_val *ss_charge_slice(struct ss_cpu *cpu,
 		return NULL;
 	}
 
+#if SS_ROW_CACHE_BITS
+	/* at a switch: this CPU's entry (plain adds); else the row */
+	struct ss_val *val = at_switch ? ss_rc_val(cpu, tgid, tid)
+				       : ss_current_val(tgid, tid);
+#else
 	struct ss_val *val = ss_current_val(tgid, tid);
+#endif
 
 	if (!val)
 		return NULL;
-	__sync_fetch_and_add(&val->oncpu_ns, now - last);
+	if (SS_ROW_CACHE_BITS && at_switch) /* this CPU's own entry */
+		val->oncpu_ns += now - last;
+	else
+		__sync_fetch_and_add(&val->oncpu_ns, now - last);
 	ss_feature_switch_charge(cpu, val);
 	SS_MEM_CHARGE(cpu, val);
 	return val;
@@ -86,20 +99,26 @@ static __always_inline struct ss_val *ss_charge_slice(struct ss_cpu *cpu,
  * the regular path it may also be one whose program was skipped
  * (SS_STAT_MISSED).  Keys are tids on the regular path, task_struct
  * addresses on the raw one (no read needed: the tracepoint passes them).
+ * @unknown: set to the ns of a slice skipped that way (its owner unknown),
+ * else 0.
  */
 static __always_inline __u64 ss_slice_next(struct ss_cpu *cpu, __u64 now,
-					   __u64 key, __u64 next_key)
+					   __u64 key, __u64 next_key,
+					   __u64 *unknown)
 {
 	__u64 last = cpu->last_switch_ns;
 
+	*unknown = 0;
 	if (!last) {
 		ss_cpu_stat_add(cpu, SS_STAT_FIRST_SLICE, 1);
 	} else if (cpu->curr_key != key) {
 		ss_cpu_stat_add(cpu,
 				SS_RAW_TP ? SS_STAT_UNREPORTED : SS_STAT_MISSED,
 				1);
-		if (now >= last)
+		if (now >= last) {
 			ss_cpu_stat_add(cpu, SS_STAT_MISSED_NS, now - last);
+			*unknown = now - last;
+		}
 		last = 0;
 	}
 	cpu->curr_key = next_key;
@@ -127,6 +146,66 @@ static __always_inline __u64 ss_report_state(__u64 preempt, __u64 raw)
 			return 1ULL << b;
 	return 0;
 }
+
+#if SS_KCLOCK
+/*
+ * ss_kclock_recover - without sched_exit_tp (SS_KCLOCK is only set then),
+ * the time of the task leaving that the window could not give, ns, else
+ * 0.  After a switch the kernel did not report, the slice's start was
+ * unknown: either the task leaving now arrived unseen (@unknown, from
+ * ss_slice_next, is the whole span since the last switch seen here), or a
+ * checkpoint adopted it as the owner later (cpu->adopt_*): the window
+ * since then is charged as usual, the time before it here.  Its time since
+ * it was picked comes from the kernel's own clock (ss_current_kslice);
+ * what of it the window does not cover is charged, if it fits in the
+ * unknown span (else nothing: never guess) and no interval edge came
+ * between (that time was another interval's).  The rest of the span stays
+ * in SS_STAT_MISSED_NS.  Called at every switch: it ends any adoption.
+ */
+static __always_inline __u64 ss_kclock_recover(struct ss_cpu *cpu, __u64 now,
+					       __u64 last, __u64 unknown,
+					       __u32 tid)
+{
+	__u64 d, room, since = 0;
+
+	if (unknown) {
+		room = unknown;
+	} else if (cpu->adopt_unknown_ns && last &&
+		   cpu->adopt_edge == cpu->edge_count && now >= cpu->adopt_ns) {
+		room = cpu->adopt_unknown_ns;
+		since = now - cpu->adopt_ns;
+	} else {
+		cpu->adopt_unknown_ns = 0;
+		return 0;
+	}
+	cpu->adopt_unknown_ns = 0;
+	if (!tid) /* the idle task: its class keeps no clock */
+		return 0;
+	d = ss_current_kslice();
+	if (d <= since)
+		return 0;
+	d -= since;
+	return d <= room ? d : 0;
+}
+
+/* Charge ss_kclock_recover's @ns to @val, or to the filtered time. */
+static __always_inline void ss_kclock_charge(struct ss_cpu *cpu,
+					     struct ss_val *val, __u64 ns,
+					     __u32 tgid, __u32 tid)
+{
+	if (!ns || cpu->stats[SS_STAT_MISSED_NS] < ns)
+		return;
+	if (val)
+		__sync_fetch_and_add(&val->oncpu_ns, ns);
+	else if (!ss_task_selected(tgid, tid))
+		ss_cpu_stat_add(cpu, SS_STAT_FILTERED_NS, ns);
+	else /* no row (map full): the time stays unknown */
+		return;
+	cpu->stats[SS_STAT_MISSED_NS] -= ns;
+	ss_cpu_stat_add(cpu, SS_STAT_RECOVERED, 1);
+	ss_cpu_stat_add(cpu, SS_STAT_RECOVERED_NS, ns);
+}
+#endif
 
 #if SS_TRACE
 /* the two comms of a --trace record */
@@ -164,10 +243,13 @@ ss_switch(void *ctx, struct ss_cpu *cpu, __u64 now, __u32 tgid, __u32 tid,
 	  int kind_known, int blocked, const char *prev_comm,
 	  const char *next_comm, __u64 next_task)
 {
-	__u64 last;
+	__u64 last, unknown;
 
 	ss_hotplug_check(cpu, tid, 0);
-	last = ss_slice_next(cpu, now, key, next_key);
+	last = ss_slice_next(cpu, now, key, next_key, &unknown);
+#if SS_KCLOCK
+	__u64 kx = ss_kclock_recover(cpu, now, last, unknown, tid);
+#endif
 	ss_cpu_stat_add(cpu, SS_STAT_SWITCHES, 1);
 	ss_feature_switch_counters(cpu, tgid, tid);
 	SS_MEM_SWITCH(cpu);
@@ -177,8 +259,23 @@ ss_switch(void *ctx, struct ss_cpu *cpu, __u64 now, __u32 tgid, __u32 tid,
 
 	struct ss_val *val = ss_charge_slice(cpu, now, last, tgid, tid, 1);
 
+#if SS_KCLOCK
+	ss_kclock_charge(cpu, val, kx, tgid, tid);
+#endif
 	if (!val)
 		return;
+#if SS_ROW_CACHE_BITS
+	if (kind == SS_SW_VOL)
+		val->voluntary++;
+	else if (kind == SS_SW_INVOL)
+		val->involuntary++;
+	else
+		ss_cpu_stat_add(cpu, SS_STAT_EXIT_SWITCHES, 1);
+	/* going idle (or offline): nothing to keep the entries for */
+	if (next_tid == 0)
+		ss_row_cache_flush(cpu);
+	return;
+#endif
 	if (kind == SS_SW_VOL)
 		__sync_fetch_and_add(&val->voluntary, 1);
 	else if (kind == SS_SW_INVOL)
@@ -188,8 +285,9 @@ ss_switch(void *ctx, struct ss_cpu *cpu, __u64 now, __u32 tgid, __u32 tid,
 }
 
 #if SS_RAW_TP
-/* next's thread id is read only for the features that use it */
-#if SS_TRACE || SS_BLAME || SS_HIST_ONCPU || SS_HIST_WAITS
+/* next's thread id is read only for the features that use it (the row
+ * cache: is it the idle task) */
+#if SS_TRACE || SS_BLAME || SS_HIST_ONCPU || SS_HIST_WAITS || SS_ROW_CACHE_BITS
 #define SS_RAW_NEXT_TID(next) ss_arg_task_pid(next)
 #else
 #define SS_RAW_NEXT_TID(next) 0
@@ -339,7 +437,7 @@ enum ss_resync_kind {
  */
 static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 {
-	__u64 now = bpf_ktime_get_ns(), last;
+	__u64 now = bpf_ktime_get_ns(), last, unknown;
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id, tgid = id >> 32;
 
@@ -363,7 +461,15 @@ static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 	__u64 key = tid;
 #endif
 	ss_hotplug_check(cpu, tid, 1);
-	last = ss_slice_next(cpu, now, key, key);
+	last = ss_slice_next(cpu, now, key, key, &unknown);
+#if SS_KCLOCK
+	/* the running task's time before now: at its switch (above) */
+	if (unknown && ck == SS_RS_CHECKPOINT) {
+		cpu->adopt_ns = now;
+		cpu->adopt_unknown_ns = unknown;
+		cpu->adopt_edge = cpu->edge_count;
+	}
+#endif
 #if SS_RAW_TP
 	if (ck == SS_RS_CHECKPOINT &&
 	    tid) /* the BTF offsets, checked on the running task */
@@ -384,6 +490,10 @@ static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 		SS_BLAME_UNREPORTED();
 	}
 	ss_charge_slice(cpu, now, last, tgid, tid, 0);
+#if SS_ROW_CACHE_BITS
+	if (ck == SS_RS_EDGE) /* this interval's rows whole for the host */
+		ss_row_cache_flush(cpu);
+#endif
 	if (ck == SS_RS_EDGE) /* from here on: the next interval's map */
 		ss_edge_gen(cpu, now);
 	cpu->resync_busy = 0;

@@ -130,6 +130,46 @@ static __always_inline int ss_current_released(void)
  * instead of a bpf_probe_read_kernel() call (30-45 ns each per
  * sched_switch run, measured).
  */
+#ifndef SS_KCLOCK
+#define SS_KCLOCK 0 /* 1: the SS_TASK_SUM_EXEC... offsets below are set */
+#endif
+
+#if SS_KCLOCK
+/*
+ * ss_current_kslice - the kernel's own clock of the current task's time
+ * on this CPU since it was last picked, ns: se.sum_exec_runtime minus
+ * se.prev_sum_exec_runtime, which the fair class sets when it picks the
+ * task (set_next_entity) and update_curr advances (run before
+ * sched_switch's tracepoint, so fresh for the task leaving).  0 for a task
+ * of another class (policy not SCHED_NORMAL, SCHED_BATCH or SCHED_IDLE):
+ * their classes keep no prev_sum_exec_runtime.  The clock is rq_clock_task,
+ * which leaves out IRQ time where the kernel accounts it.
+ */
+static __always_inline __u64 ss_current_kslice(void)
+{
+	__u64 sum = 0, prev = 0;
+	unsigned int policy = 99;
+#if SS_TASK_BTF_PTR
+	__u64 t = (__u64)bpf_get_current_task_btf();
+
+	policy = *(unsigned int *)(t + SS_TASK_POLICY);
+	sum = *(__u64 *)(t + SS_TASK_SUM_EXEC);
+	prev = *(__u64 *)(t + SS_TASK_PREV_SUM_EXEC);
+#else
+	__u64 t = bpf_get_current_task();
+
+	bpf_probe_read_kernel(&policy, sizeof(policy),
+			      (void *)(t + SS_TASK_POLICY));
+	bpf_probe_read_kernel(&sum, sizeof(sum), (void *)(t + SS_TASK_SUM_EXEC));
+	bpf_probe_read_kernel(&prev, sizeof(prev),
+			      (void *)(t + SS_TASK_PREV_SUM_EXEC));
+#endif
+	if (policy != 0 && policy != 3 && policy != 5)
+		return 0;
+	return sum > prev ? sum - prev : 0;
+}
+#endif
+
 static __always_inline __u32 ss_arg_task_pid(__u64 task)
 {
 #if SS_TP_BTF

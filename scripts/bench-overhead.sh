@@ -10,9 +10,15 @@
 #
 #   base      no tracer
 #   default   switchstat -i 1000
-#   noexittp  the same without its sched_exit_tp program
-#             (SWITCHSTAT_TEST_NO_EXIT_TP=1), for what catching the
-#             switches the kernel does not report costs
+#   exittp    the same with its sched_exit_tp program attached
+#             (SWITCHSTAT_TEST_EXIT_TP=1: as features that need every
+#             slice's start have it), for what catching the switches the
+#             kernel does not report there costs
+#   nocache   default without the per-CPU row cache
+#             (SWITCHSTAT_TEST_NO_ROW_CACHE=1: a row-map lookup and
+#             atomic adds at every switch)
+#   before    default as it was before the row cache and the kernel's
+#             clock (sched_exit_tp attached, no row cache)
 #   counters  switchstat -i 1000 -e cpu-clock,task-clock,page-faults
 #             (software counters: this machine may have no PMU)
 #   blame     switchstat -i 1000 --blame (run-queue blame: its switch
@@ -108,7 +114,7 @@ for p in perf $(cd /usr/bin && ls perf_* 2>/dev/null | sort -rV); do
 done
 [ -n "$PERF" ] || { echo "bench: perf not found or not working (apt-get install linux-perf)" >&2; exit 1; }
 
-VARIANTS="base default noexittp counters blame emptybcc emptybtf readctr bpftrace runqlat"
+VARIANTS="base default before exittp nocache counters blame emptybcc emptybtf readctr bpftrace runqlat"
 command -v bpftrace >/dev/null || { echo "bench: bpftrace not installed: skipping it" >&2; SKIP="$SKIP""bpftrace "; }
 [ -x "$EMPTY" ] || { echo "bench: $EMPTY missing (build with -DSWITCHSTAT_TESTS=ON): skipping emptybcc" >&2; SKIP="$SKIP""emptybcc "; }
 EMPTYBTF=$(dirname "$EMPTY")/empty_btf
@@ -171,7 +177,10 @@ launch() {
 	T0=$EPOCHREALTIME
 	case $1 in
 	default) exec "$SS" -i 1000 >"$W/fifo" 2>"$W/err" & ;;
-	noexittp) SWITCHSTAT_TEST_NO_EXIT_TP=1 exec "$SS" -i 1000 >"$W/fifo" 2>"$W/err" & ;;
+	exittp) SWITCHSTAT_TEST_EXIT_TP=1 exec "$SS" -i 1000 >"$W/fifo" 2>"$W/err" & ;;
+	nocache) SWITCHSTAT_TEST_NO_ROW_CACHE=1 exec "$SS" -i 1000 >"$W/fifo" 2>"$W/err" & ;;
+	before) SWITCHSTAT_TEST_EXIT_TP=1 SWITCHSTAT_TEST_NO_ROW_CACHE=1 SWITCHSTAT_TEST_NO_KCLOCK=1 \
+		exec "$SS" -i 1000 >"$W/fifo" 2>"$W/err" & ;;
 	blame) exec "$SS" -i 1000 --blame >"$W/fifo" 2>"$W/err" & ;;
 	counters) exec "$SS" -v -i 1000 -e cpu-clock,task-clock,page-faults >"$W/fifo" 2>"$W/err" & ;;
 	emptybcc) exec "$EMPTY" >"$W/fifo" 2>"$W/err" & ;;

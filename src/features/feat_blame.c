@@ -48,6 +48,7 @@ static int blame_configure(struct ss_app *app, void *st)
 
 	if (!o->blame)
 		return 0;
+	app->bpf.whole_slices = true; /* waits end at each switch-in */
 	ss_emit_init(&bs->e, app->f, app->fmt);
 	if (!ss_tracepoint_exists("sched", "sched_wakeup") ||
 	    !ss_tracepoint_exists("sched", "sched_wakeup_new") ||

@@ -85,6 +85,12 @@ static int check_interval(struct ss_app *app, void *st)
 			    app->iv.stats[SS_STAT_UNREPORTED],
 			    app->bpf.exit_tp ? "caught at sched_exit_tp"
 					     : "found late: no sched_exit_tp");
+	if (app->o.verbose && app->bpf.raw_sched && !app->bpf.exit_tp &&
+	    app->bpf.kclock)
+		ss_diag_raw(", %" PRIu64 " slices after them charged %.3f ms "
+			    "from the kernel's clock",
+			    app->iv.stats[SS_STAT_RECOVERED],
+			    app->iv.stats[SS_STAT_RECOVERED_NS] / 1e6);
 	if (app->o.verbose && app->bpf.raw_sched)
 		ss_diag_raw("; BTF offsets checked %" PRIu64 ", wrong %" PRIu64,
 			    app->iv.stats[SS_STAT_BTF_OK],

@@ -284,6 +284,7 @@ static int ctr_configure(struct ss_app *app, void *st)
 	if (ctr->nr) {
 		unsigned long long times = 0;
 
+		app->bpf.whole_slices = true; /* per-slice counter deltas */
 		/*
 		 * PMU events can be multiplexed: read them with their times.
 		 * SWITCHSTAT_COUNTER_TIMES=1 does so for every event, so the

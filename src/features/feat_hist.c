@@ -49,6 +49,7 @@ static int hist_configure(struct ss_app *app, void *st)
 
 	if (!o->hist)
 		return 0;
+	app->bpf.whole_slices = true; /* slice and wait lengths */
 	if ((o->hist & SS_HIST_RUNQ) &&
 	    (!ss_tracepoint_exists("sched", "sched_wakeup") ||
 	     !ss_tracepoint_exists("sched", "sched_wakeup_new"))) {

@@ -108,6 +108,16 @@ static int identity_configure(struct ss_app *app, void *st)
 		      btf && libbpf_probe_bpf_helper(
 				     BPF_PROG_TYPE_TRACEPOINT,
 				     BPF_FUNC_get_current_task_btf, NULL) == 1);
+	/*
+	 * the per-CPU row cache (probes/common.bpf.h): 16 entries a CPU;
+	 * SWITCHSTAT_TEST_NO_ROW_CACHE=1 leaves it out (tests, the bench)
+	 */
+	{
+		const char *env = getenv("SWITCHSTAT_TEST_NO_ROW_CACHE");
+
+		if (btf && !(env && !strcmp(env, "1")))
+			ss_app_define(app, "SS_ROW_CACHE_BITS", 4);
+	}
 	if (app->o.verbose)
 		fprintf(stderr,
 			btf ? "switchstat: rows keyed by process start time, "

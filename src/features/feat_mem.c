@@ -132,6 +132,7 @@ static int events_configure(struct ss_app *app, struct mem_state *mem)
 	mem->faults_on = faults_open(app, mem);
 	if (mem->faults_on) {
 		col_on[0] = true;
+		app->bpf.whole_slices = true; /* per-slice fault deltas */
 		if (ss_app_define(app, "SS_MEM_FAULTS", 1) ||
 		    ss_app_define(app, "SS_MEM_NR_CPUS", app->ncpus_possible))
 			return 1;

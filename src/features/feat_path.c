@@ -18,8 +18,16 @@
  * The task arriving after such a switch runs the end of __schedule, the
  * raw tracepoint sched_exit_tp (recent kernels): where the kernel has it, a
  * probe there starts the arriving task's slice at once (switch.bpf.c)
- * instead of at the next checkpoint.  SWITCHSTAT_TEST_NO_EXIT_TP=1 leaves
- * it out (tests, scripts/bench-overhead.sh).
+ * instead of at the next checkpoint.  It costs every switch a second
+ * program, so it is attached only when a feature needs every slice's
+ * start (app->bpf.whole_slices: counter and fault deltas, histograms,
+ * blame, trace lines).  Otherwise the rows need only each task's on-CPU
+ * time, and the kernel's own clock gives what the window lost: the task
+ * leaving after an unreported switch-in is charged its sum_exec_runtime
+ * since it was picked (SS_KCLOCK, switch.bpf.c).  SWITCHSTAT_TEST_NO_EXIT_TP=1
+ * never attaches it, SWITCHSTAT_TEST_EXIT_TP=1 always does (where the
+ * kernel has it), SWITCHSTAT_TEST_NO_KCLOCK=1 leaves the kernel's clock
+ * out (tests, scripts/bench-overhead.sh).
  */
 #include "feat_path.h"
 
@@ -41,7 +49,8 @@
  */
 static int raw_offsets(struct ss_task_offsets *o, unsigned int *comm,
 		       unsigned int *cpu, unsigned int *exit_state,
-		       bool *exit_tp, char *why, size_t len)
+		       bool *exit_tp, unsigned int kclock[3], char *why,
+		       size_t len)
 {
 	static const char *const one_arg[] = { "sched_wakeup",
 					       "sched_wakeup_new",
@@ -105,6 +114,28 @@ static int raw_offsets(struct ss_task_offsets *o, unsigned int *comm,
 			 strerror(-n));
 		goto out;
 	}
+	/*
+	 * The kernel's clock of a task's slice (task.bpf.h
+	 * ss_current_kslice): policy, se.sum_exec_runtime,
+	 * se.prev_sum_exec_runtime; all 0 when one is missing
+	 */
+	{
+		unsigned int se, sz[3];
+
+		if (ss_btf_member(btf, "task_struct", "policy", &kclock[0],
+				  &sz[0]) ||
+		    ss_btf_member(btf, "task_struct", "se", &se, &size) ||
+		    ss_btf_member(btf, "sched_entity", "sum_exec_runtime",
+				  &kclock[1], &sz[1]) ||
+		    ss_btf_member(btf, "sched_entity", "prev_sum_exec_runtime",
+				  &kclock[2], &sz[2]) ||
+		    sz[0] != 4 || sz[1] != 8 || sz[2] != 8) {
+			kclock[0] = kclock[1] = kclock[2] = 0;
+		} else {
+			kclock[1] += se;
+			kclock[2] += se;
+		}
+	}
 	ret = 0;
 out:
 	btf__free(btf);
@@ -116,15 +147,15 @@ static int path_configure(struct ss_app *app, void *st)
 {
 	const char *env = getenv("SWITCHSTAT_TEST_NO_RAW");
 	struct ss_task_offsets o;
-	unsigned int comm, cpu, exit_state;
+	unsigned int comm, cpu, exit_state, kclock[3] = { 0 };
 	bool exit_tp = false;
 	char why[256];
 
 	app->bpf.raw_sched = false;
 	if (env && !strcmp(env, "1"))
 		snprintf(why, sizeof(why), "SWITCHSTAT_TEST_NO_RAW=1");
-	else if (!raw_offsets(&o, &comm, &cpu, &exit_state, &exit_tp, why,
-			      sizeof(why)))
+	else if (!raw_offsets(&o, &comm, &cpu, &exit_state, &exit_tp, kclock,
+			      why, sizeof(why)))
 		app->bpf.raw_sched = true;
 	if (!app->bpf.raw_sched) {
 		if (app->o.verbose)
@@ -148,14 +179,19 @@ static int path_configure(struct ss_app *app, void *st)
 			"switchstat: sched_switch as a %s raw tracepoint\n",
 			app->bpf.tp_btf ? "BTF (tp_btf)" : "plain");
 	env = getenv("SWITCHSTAT_TEST_NO_EXIT_TP");
-	app->bpf.exit_tp = exit_tp && !(env && !strcmp(env, "1"));
-	if (app->o.verbose)
-		fprintf(stderr, "switchstat: unreported switches: %s\n",
-			app->bpf.exit_tp ? "caught at sched_exit_tp"
-					 : "found at the next switch or "
-					   "checkpoint (no sched_exit_tp)");
+	app->bpf.exit_tp_avail = exit_tp && !(env && !strcmp(env, "1"));
+	env = getenv("SWITCHSTAT_TEST_NO_KCLOCK");
+	app->bpf.kclock = kclock[1] && !(env && !strcmp(env, "1"));
+	if (app->bpf.kclock &&
+	    (ss_app_define(app, "SS_KCLOCK", 1) ||
+	     ss_app_define(app, "SS_TASK_POLICY", kclock[0]) ||
+	     ss_app_define(app, "SS_TASK_SUM_EXEC", kclock[1]) ||
+	     ss_app_define(app, "SS_TASK_PREV_SUM_EXEC", kclock[2]))) {
+		fprintf(stderr, "switchstat: too many BPF cflags\n");
+		return 1;
+	}
 	if (ss_app_define(app, "SS_TP_BTF", app->bpf.tp_btf) ||
-	    ss_app_define(app, "SS_EXIT_TP", app->bpf.exit_tp) ||
+	    ss_app_define(app, "SS_EXIT_TP", app->bpf.exit_tp_avail) ||
 	    ss_app_define(app, "SS_RAW_TP", 1) ||
 	    ss_app_define(app, "SS_TASK_PID", o.pid) ||
 	    ss_app_define(app, "SS_TASK_TGID", o.tgid) ||
@@ -169,9 +205,29 @@ static int path_configure(struct ss_app *app, void *st)
 	return 0;
 }
 
-/* sched_exit_tp before sched_switch (core_start): no switch goes unseen */
+/*
+ * sched_exit_tp before sched_switch (core_start): no switch goes unseen.
+ * Attached when the kernel has it and a feature needs every slice's start,
+ * or the kernel's clock is not there to fill in (see the top of the file).
+ */
 static int path_attach(struct ss_app *app, void *st)
 {
+	const char *env = getenv("SWITCHSTAT_TEST_EXIT_TP");
+
+	if (!app->bpf.raw_sched)
+		return 0;
+	app->bpf.exit_tp = app->bpf.exit_tp_avail &&
+			   (app->bpf.whole_slices || !app->bpf.kclock ||
+			    (env && !strcmp(env, "1")));
+	if (app->o.verbose)
+		fprintf(stderr, "switchstat: unreported switches: %s\n",
+			app->bpf.exit_tp ? "caught at sched_exit_tp"
+			: app->bpf.kclock
+				? "found at the next switch or checkpoint; "
+				  "the slice before, from the task's "
+				  "sum_exec_runtime (no sched_exit_tp)"
+				: "found at the next switch or checkpoint "
+				  "(no sched_exit_tp)");
 	return app->bpf.exit_tp && ss_app_attach_sched(app, "sched_exit_tp");
 }
 

@@ -190,6 +190,7 @@ static int trace_configure(struct ss_app *app, void *st)
 
 	if (!app->o.trace)
 		return 0;
+	app->bpf.whole_slices = true; /* each line's slice */
 	if (ss_app_define(app, "SS_TRACE", 1)) {
 		ss_diag("too many BPF cflags");
 		return 1;

@@ -30,8 +30,15 @@ struct ss_bpf {
 	int raw_fd[SS_MAX_PROGS]; /* raw tracepoint attachments */
 	int nraw;
 	bool raw_sched; /* sched tracepoints as raw tracepoints (feat_path.c) */
-	bool exit_tp; /* raw path: sched_exit_tp catches the switches the
-		       * kernel does not report (feat_path.c) */
+	bool exit_tp; /* raw path: sched_exit_tp attached: it catches the
+		       * switches the kernel does not report (feat_path.c) */
+	bool exit_tp_avail; /* ... the kernel has it (compiled in) */
+	bool kclock; /* raw path: slices after an unreported switch are
+		      * charged from the kernel's clock (switch.bpf.c) */
+	bool whole_slices; /* set by features whose per-slice figures need
+			    * every slice's start (counters, faults,
+			    * histograms, blame, trace): sched_exit_tp is
+			    * then attached where the kernel has it */
 	bool tp_btf; /* ... loaded as BTF raw tracepoints (tp_btf.h) */
 	char headers[4096]; /* kernel headers dir libbcc will use */
 	char *verifier_log; /* last load failure's log, or NULL */
