@@ -30,7 +30,7 @@ struct ss_report_info {
 	int nr_counters;
 	char ctr_name[SS_MAX_COUNTERS]
 		     [SS_EVENT_NAME_LEN]; /* perf names, e.g. cache-misses */
-	bool counters_na; /* no PMU: counter columns show n/a */
+	bool counters_na; /* no PMU: counter columns left out of the table */
 	uint64_t ctr_timed; /* bit i: counter i read with enabled/running */
 	uint64_t counter_na; /* bit i: the PMU lacks counter i: n/a */
 	bool mem_na[3]; /* faults, pgalloc, reclaim columns show n/a */

@@ -117,6 +117,7 @@ static void init_columns(struct ss_top *t)
 	t->out = t->tmpl;
 	t->out.o = &t->vo;
 	t->out.fmt = SS_FMT_TABLE;
+	t->out.max_width = 0; /* whole columns that fit are drawn */
 	if (!t->counters)
 		t->out.nr_counters = 0;
 	ss_out_init(&t->out);
