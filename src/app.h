@@ -41,8 +41,11 @@ struct ss_hist_rec;
 
 /* The last interval's histograms (feat_hist), for the exporter. */
 struct ss_hist_last {
-	const struct ss_hist_rec *recs; /* sorted; valid until the next */
+	const struct ss_hist_rec *recs; /* as shown, sorted; until the next */
 	size_t n;
+	const struct ss_hist_rec *raw; /* as the probes keyed them */
+	size_t raw_n;
+	bool by_cgroup; /* raw keys hold the cgroup id */
 	bool ms; /* slots count msecs, else usecs */
 };
 
