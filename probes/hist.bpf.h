@@ -4,7 +4,9 @@
  * run-queue latency.  Everything here compiles to nothing unless the host
  * (src/features/feat_hist.c) turns a kind on:
  *   SS_HIST_ONCPU, SS_HIST_OFFCPU, SS_HIST_RUNQ   0/1 each
- *   SS_HIST_PER      0: one histogram, 1: per process (-P), 2: per thread (-L)
+ *   SS_HIST_PER      0: one histogram, 1: per process (-P), 2: per thread (-L),
+ *                    3: per cgroup (-G, or --listen's cgroup label)
+ *   SS_HIST_CGROUP   1: the cgroup is part of the hist map key
  *   SS_HIST_UNIT_NS  1000 (usecs) or 1000000 (msecs, -m)
  *   SS_HIST_ENTRIES  size of the hist map (-P/-L)
  *
@@ -45,6 +47,9 @@
 #ifndef SS_HIST_PER
 #define SS_HIST_PER 0
 #endif
+#ifndef SS_HIST_CGROUP
+#define SS_HIST_CGROUP 0
+#endif
 #ifndef SS_HIST_UNIT_NS
 #define SS_HIST_UNIT_NS 1000
 #endif
@@ -82,11 +87,16 @@ static __always_inline void ss_hist_add(struct ss_hist_cpu *hc, __u32 kind,
 #if SS_HIST_PER == 0
 	hc->slots[kind][slot]++; /* per-CPU, and switches do not nest */
 #else
-	struct ss_hist_key key = { .tgid = tgid, .kind = kind };
+	struct ss_hist_key key = { .kind = kind };
 
-	if (SS_HIST_PER == 2)
-		key.tid = tid;
-	key.start_ns = ss_ident_start(tgid, tid, SS_HIST_PER == 2);
+	if (SS_HIST_PER != 3) {
+		key.tgid = tgid;
+		if (SS_HIST_PER == 2)
+			key.tid = tid;
+		key.start_ns = ss_ident_start(tgid, tid, SS_HIST_PER == 2);
+	}
+	if (SS_HIST_CGROUP || SS_HIST_PER == 3)
+		key.cgroup_id = ss_ident_cgroup_id(); /* the task is current */
 
 	struct ss_hist_val *v = hist.lookup(&key);
 
@@ -94,13 +104,14 @@ static __always_inline void ss_hist_add(struct ss_hist_cpu *hc, __u32 kind,
 		/* named as interval rows are (identity.bpf.h) */
 		struct ss_hist_val init = {};
 
-		ss_ident_name(init.comm, tgid, tid, SS_HIST_PER == 2);
+		if (SS_HIST_PER != 3)
+			ss_ident_name(init.comm, tgid, tid, SS_HIST_PER == 2);
 		v = hist.lookup_or_try_init(&key, &init);
 		if (!v) {
 			stat_add(SS_STAT_DROPS, 1);
 			return;
 		}
-	} else if (SS_HIST_PER == 2 || tid == tgid) {
+	} else if (SS_HIST_PER != 3 && (SS_HIST_PER == 2 || tid == tgid)) {
 		/* the name as at the end of the interval */
 		bpf_get_current_comm(&v->comm, sizeof(v->comm));
 	}

@@ -21,7 +21,9 @@ enum ss_hist_kind_id {
 
 /*
  * Key of the per-interval histogram map.  tgid and tid are 0 unless the
- * histograms are per process (-P: tgid) or per thread (-L: tgid and tid).
+ * histograms are per process (-P: tgid) or per thread (-L: tgid and tid);
+ * cgroup_id is 0 unless SS_HIST_CGROUP (-G, --listen): the cgroup (v2) the
+ * task was in when the duration was recorded.
  */
 struct ss_hist_key {
 	__u32 tgid;
@@ -29,6 +31,7 @@ struct ss_hist_key {
 	__u32 kind; /* enum ss_hist_kind_id */
 	__u32 pad;
 	__u64 start_ns; /* as in struct ss_key: a reused pid is a new entry */
+	__u64 cgroup_id;
 };
 
 /* One histogram: counts per log2 slot of the duration in usecs (or msecs). */

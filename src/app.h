@@ -30,7 +30,7 @@ struct ss_report_info {
 	int nr_counters;
 	char ctr_name[SS_MAX_COUNTERS]
 		     [SS_EVENT_NAME_LEN]; /* perf names, e.g. cache-misses */
-	bool counters_na; /* no PMU: counter columns show n/a */
+	bool counters_na; /* no PMU: counter columns left out of the table */
 	uint64_t ctr_timed; /* bit i: counter i read with enabled/running */
 	uint64_t counter_na; /* bit i: the PMU lacks counter i: n/a */
 	bool mem_na[3]; /* faults, pgalloc, reclaim columns show n/a */
@@ -41,8 +41,11 @@ struct ss_hist_rec;
 
 /* The last interval's histograms (feat_hist), for the exporter. */
 struct ss_hist_last {
-	const struct ss_hist_rec *recs; /* sorted; valid until the next */
+	const struct ss_hist_rec *recs; /* as shown, sorted; until the next */
 	size_t n;
+	const struct ss_hist_rec *raw; /* as the probes keyed them */
+	size_t raw_n;
+	bool by_cgroup; /* raw keys hold the cgroup id */
 	bool ms; /* slots count msecs, else usecs */
 };
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "colfit.h"
 #include "cpus.h"
 #include "event_encode.h"
 #include "feature.h"
@@ -109,7 +110,15 @@ static void out_init(struct ss_app *app)
 	out->counter_na = in->counter_na;
 	memcpy(out->mem_na, in->mem_na, sizeof(out->mem_na));
 	out->cg = in->cg;
+	/* the table fits the terminal (--top fits its own screen) */
+	out->max_width = app->fmt == SS_FMT_TABLE && !app->o.top_view
+				 ? ss_table_width(app->f)
+				 : 0;
 	ss_out_init(out);
+	if (out->fit_dropped[0])
+		ss_diag("%d columns: the table leaves out %s (a wider "
+			"terminal, or --csv, shows them)",
+			out->max_width, out->fit_dropped);
 }
 
 static int run(struct ss_app *app)

@@ -131,7 +131,7 @@ static const struct opt_def opt_table[] = {
 	     "histograms in milliseconds (default usecs)"),
 	FLAG('P', "pids", hist_per_process, "one histogram per process"),
 	FLAG('G', "cgroups", per_cgroup,
-	     "one row per cgroup (v2) instead of per process"),
+	     "one row (and histogram) per cgroup (v2)"),
 	{ .key = 'c',
 	  .name = "cgroup",
 	  .arg = "PATH",

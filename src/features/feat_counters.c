@@ -10,7 +10,8 @@
  * charges the deltas to the task leaving the CPU.
  *
  * Without a PMU (most VMs) the default events cannot be opened: we warn
- * once, show the columns as n/a and compile no counter code at all.  Events
+ * once, the table leaves the counter columns out (CSV/JSON keep them,
+ * empty/null) and the probe compiles no counter code at all.  Events
  * named with -e must work, or the run fails (exit 1).
  */
 #include <errno.h>
@@ -165,8 +166,9 @@ static bool miss_default(struct ss_app *app, struct ctr_state *ctr, int i,
 
 	if (ss_perf_classify(e, &ev, true) != SS_OPEN_NO_PMU)
 		return false;
-	ss_diag("hardware counter unavailable: %s: %s (%s); its columns "
-		"show n/a",
+	ss_diag("hardware counter unavailable: %s: %s (%s); the table "
+		"leaves out its column and the ratios needing it (CSV/JSON: "
+		"empty/null)",
 		ev.name, strerror(e), ss_perf_why(e, &ev));
 	for (int cpu = 0; cpu < ctr->ncpus; cpu++) {
 		if (*fd_at(ctr, i, cpu) >= 0)
@@ -215,7 +217,8 @@ static int open_counters(struct ss_app *app, struct ctr_state *ctr)
 		if (!app->o.events_given) {
 			/* start anyway, say so once, never show zeros */
 			ss_diag("hardware counters unavailable: "
-				"%s: %s (%s); counter columns show n/a",
+				"%s: %s (%s); the table leaves out the "
+				"counter columns (CSV/JSON: empty/null)",
 				ctr->ev[i].name, strerror(e),
 				ss_perf_why(e, &ctr->ev[i]));
 			set_columns(app, ctr, n, true);

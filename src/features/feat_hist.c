@@ -4,8 +4,11 @@
  *
  * Histograms (probes/hist.bpf.h): one per kind is kept as cumulative
  * per-CPU counts in hist_cpu, summed and diffed here each interval; per
- * process or thread (-P/-L) they are in the `hist` map, drained (read and
- * deleted) each interval.  src/output/histmap.c prints them.
+ * process, thread or cgroup (-P/-L/-G) they are in the `hist` map, drained
+ * (read and deleted) each interval.  With -G or --listen the map's key
+ * also holds the cgroup (the exporter labels histograms by it); the
+ * records are then summed as they are shown (ss_histmap_merge).
+ * src/output/histmap.c prints them.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -27,7 +30,15 @@ struct hist_state {
 	int ncpus; /* possible CPUs: values per hist_cpu lookup */
 	struct ss_hist_cpu *cpu_buf;
 	uint64_t prev[SS_HK_MAX][SS_HIST_SLOTS]; /* summed slots last time */
-	struct ss_hist_rec *recs;
+	/*
+	 * how the probes key the hist map (SS_HIST_PER; fmt.per is how they
+	 * are shown): --listen without -P/-L keeps one per cgroup, for the
+	 * exporter's cgroup label, and the table shows their sum
+	 */
+	int collect_per;
+	bool by_cgroup; /* SS_HIST_CGROUP: the key holds the cgroup */
+	struct ss_hist_rec *recs; /* as drained (the exporter's) */
+	struct ss_hist_rec *shown; /* merged as fmt.per shows them */
 	bool ready; /* attached: maps and buffers in place */
 	struct ss_emit e; /* the report's stream and format */
 	struct ss_hist_fmt fmt;
@@ -58,21 +69,27 @@ static int hist_configure(struct ss_app *app, void *st)
 			"tracepoints, not found in tracefs");
 		return 1;
 	}
-	hs->fmt.per = o->per_thread ? 2 : o->hist_per_process ? 1 : 0;
+	hs->fmt.per = o->per_thread	    ? 2
+		      : o->hist_per_process ? 1
+		      : o->per_cgroup	    ? 3
+					    : 0;
+	hs->by_cgroup = o->per_cgroup || o->listen;
+	hs->collect_per = hs->fmt.per || !hs->by_cgroup ? hs->fmt.per : 3;
 	hs->fmt.ms = o->milliseconds;
 	hs->fmt.top = o->top;
 	hs->fmt.alone = o->hist_only;
 	hs->fmt.timestamp = o->hist_only && o->timestamp;
 	ss_emit_init(&hs->e, app->f, app->fmt);
 	/* -P/-L: one key per task and kind; capped, a value is 232 bytes */
-	hs->entries = hs->fmt.per ? app->map_entries : SS_HK_MAX;
+	hs->entries = hs->collect_per ? app->map_entries : SS_HK_MAX;
 	if (hs->entries > HIST_MAX_KEYS)
 		hs->entries = HIST_MAX_KEYS;
 
 	nk = ss_hist_kinds(&k);
 	for (size_t i = 0; i < nk; i++)
 		ok |= ss_app_define(app, k[i].define, !!(o->hist & k[i].bit));
-	ok |= ss_app_define(app, "SS_HIST_PER", hs->fmt.per);
+	ok |= ss_app_define(app, "SS_HIST_PER", hs->collect_per);
+	ok |= ss_app_define(app, "SS_HIST_CGROUP", hs->by_cgroup);
 	ok |= ss_app_define(app, "SS_HIST_UNIT_NS",
 			    o->milliseconds ? 1000000 : 1000);
 	ok |= ss_app_define(app, "SS_HIST_ENTRIES", hs->entries);
@@ -93,7 +110,7 @@ static int hist_attach(struct ss_app *app, void *st)
 	const struct ss_opts *o = &app->o;
 
 	if (o->hist) {
-		bool per = hs->fmt.per;
+		bool per = hs->collect_per;
 
 		hs->ncpus = app->ncpus_possible;
 		hs->map.fd = per ? ss_bpf_map_fd(&app->bpf, "hist") : -1;
@@ -104,10 +121,12 @@ static int hist_attach(struct ss_app *app, void *st)
 		hs->map.keys = calloc(hs->entries, sizeof(struct ss_hist_key));
 		hs->map.vals = calloc(hs->entries, sizeof(struct ss_hist_val));
 		hs->recs = calloc(hs->entries, sizeof(*hs->recs));
+		hs->shown = calloc(hs->entries, sizeof(*hs->shown));
 		hs->cpu_buf =
 			per ? NULL : calloc(hs->ncpus, sizeof(*hs->cpu_buf));
 		if ((per ? hs->map.fd : hs->cpu_fd) < 0 || !hs->map.keys ||
-		    !hs->map.vals || !hs->recs || (!per && !hs->cpu_buf)) {
+		    !hs->map.vals || !hs->recs || !hs->shown ||
+		    (!per && !hs->cpu_buf)) {
 			ss_diag("histogram map missing");
 			return 1;
 		}
@@ -165,13 +184,19 @@ static int hist_interval(struct ss_app *app, void *st)
 
 	if (!o->hist || !hs->ready)
 		return 0;
-	n = hs->fmt.per ? drain(hs) : read_global(hs, o);
+	n = hs->collect_per ? drain(hs) : read_global(hs, o);
 	if (n < 0) {
 		ss_diag("reading the histogram map: %s", strerror(-n));
 		return 0;
 	}
 	ss_histmap_sort(hs->recs, n);
-	app->hist.recs = hs->recs;
+	app->hist.raw = hs->recs;
+	app->hist.raw_n = n;
+	app->hist.by_cgroup = hs->by_cgroup;
+	/* as shown: the probes' finer keys summed */
+	memcpy(hs->shown, hs->recs, n * sizeof(*hs->recs));
+	n = ss_histmap_merge(hs->shown, n, hs->fmt.per);
+	app->hist.recs = hs->shown;
 	app->hist.n = n;
 	app->hist.ms = hs->fmt.ms;
 	hs->fmt.time_s = (double)app->iv.end_realtime_ns / 1e9;
@@ -180,8 +205,9 @@ static int hist_interval(struct ss_app *app, void *st)
 	if (o->top_view && app->fmt == SS_FMT_TABLE)
 		return 0; /* the view's r pane draws them (app->hist) */
 	hs->fmt.realtime_ns = app->iv.end_realtime_ns;
+	hs->fmt.cg = app->info.cg; /* feat_mem's cgroup names */
 	hs->e.f = app->f;
-	ss_histmap_print(&hs->e, hs->recs, n, &hs->fmt);
+	ss_histmap_print(&hs->e, hs->shown, n, &hs->fmt);
 	fflush(app->f);
 	return 0;
 }
@@ -193,7 +219,7 @@ static int hist_reset(struct ss_app *app, void *st)
 
 	if (!app->o.hist || !hs->ready)
 		return 0;
-	if (hs->fmt.per)
+	if (hs->collect_per)
 		drain(hs);
 	else
 		read_global(hs, &app->o);
@@ -206,6 +232,10 @@ static void hist_close(struct ss_app *app, void *st)
 
 	app->hist.recs = NULL;
 	app->hist.n = 0;
+	app->hist.raw = NULL;
+	app->hist.raw_n = 0;
+	free(hs->shown);
+	hs->shown = NULL;
 	free(hs->map.keys);
 	free(hs->map.vals);
 	free(hs->recs);

@@ -38,6 +38,7 @@
 #include "http_server.h"
 #include "parse.h"
 #include "prom_fmt.h"
+#include "prom_hist.h"
 #include "prom_series.h"
 
 #define NLAB_MAX 5 /* pid, comm, cgroup, container_id + one per family */
@@ -57,7 +58,7 @@ struct prom_state {
 	struct ss_cgroup_cache *cg;
 	bool own_cg;
 	uint64_t stats[SS_STAT_MAX]; /* cumulative since start */
-	uint64_t hist[SS_HK_MAX][SS_HIST_SLOTS]; /* cumulative slots */
+	struct ss_hist_store hist; /* cumulative slots per cgroup */
 	bool hist_ms;
 	uint64_t scaled; /* bit i: counter i was scaled in the last interval */
 	uint64_t render_ns; /* time the previous snapshot took to build */
@@ -114,6 +115,14 @@ static bool series_alive(const struct ss_series_key *k, void *ctx)
 		return true;
 	snprintf(path, sizeof(path), "%s%s", pr->cg->mount, rel);
 	return stat(path, &st) == 0 && st.st_ino == k->cgroup_id;
+}
+
+/* the histogram series' cgroup still exists (series_alive's rule) */
+static bool hist_alive(uint64_t cgroup_id, void *ctx)
+{
+	struct ss_series_key k = { .cgroup_id = cgroup_id };
+
+	return series_alive(&k, ctx);
 }
 
 static void resolve_labels(const struct prom_state *pr, struct labs *l,
@@ -311,9 +320,10 @@ static void render_self(struct ss_prom *p, const struct prom_state *pr,
 		  "sched_switch events the probes handled.", NULL,
 		  ss_prom_u64(v, pr->stats[SS_STAT_SWITCHES]));
 	one_value(p, "switchstat_series_overflow_rows", SS_PROM_COUNTER,
-		  "Interval rows summed into the `other` series because "
-		  "--max-series label sets existed.",
-		  NULL, ss_prom_u64(v, pr->st.overflow_rows));
+		  "Interval rows (and per-cgroup histograms) summed into the "
+		  "`other` series because --max-series label sets existed.",
+		  NULL,
+		  ss_prom_u64(v, pr->st.overflow_rows + pr->hist.overflow));
 	one_value(p, "switchstat_series_expired", SS_PROM_COUNTER,
 		  "Series dropped --series-ttl seconds after their process or "
 		  "cgroup was gone.",
@@ -457,8 +467,30 @@ static void render(const struct prom_state *pr, const struct ss_app *app,
 			continue;
 		ss_prom_family(&p, hist_fam[k].name, SS_PROM_HISTOGRAM,
 			       hist_fam[k].help, "seconds");
-		ss_prom_histogram(&p, NULL, 0, pr->hist[k], SS_HIST_SLOTS,
-				  pr->hist_ms ? 1000000 : 1000);
+		/* one per cgroup (its labels as the other series'), other */
+		for (size_t i = 0; i <= pr->hist.n; i++) {
+			const struct ss_hist_series *h =
+				i < pr->hist.n ? &pr->hist.s[i]
+					       : &pr->hist.other;
+			struct ss_series fake = {
+				.key = { .cgroup_id = h->cgroup_id,
+					 .other = h->other }
+			};
+			struct ss_prom_label l[2];
+			struct labs lb;
+
+			if (!(h->kinds & (1U << k)) ||
+			    (h->other && !pr->hist.have_other))
+				continue;
+			resolve_labels(pr, &lb, &fake);
+			l[0] = (struct ss_prom_label){ "cgroup",
+						       lb.cgroup ? lb.cgroup
+								 : "" };
+			l[1] = (struct ss_prom_label){ "container_id",
+						       lb.container };
+			ss_prom_histogram(&p, l, 2, h->slots[k], SS_HIST_SLOTS,
+					  pr->hist_ms ? 1000000 : 1000);
+		}
 	}
 	render_self(&p, pr, app);
 	ss_prom_end(&p);
@@ -522,6 +554,9 @@ static int prom_start(struct ss_app *app, void *st)
 	}
 	pr->st.alive = series_alive;
 	pr->st.alive_ctx = pr;
+	ss_hist_store_init(&pr->hist, pr->st.max_series, pr->st.ttl_ns);
+	pr->hist.alive = hist_alive;
+	pr->hist.alive_ctx = pr;
 	pr->st.ctr_timed = app->info.ctr_timed;
 	pr->cg = app->info.cg;
 	if (!pr->cg) {
@@ -561,7 +596,8 @@ static int prom_interval(struct ss_app *app, void *st)
 {
 	struct prom_state *pr = st;
 	const struct ss_interval *iv = &app->iv;
-	const struct ss_hist_rec *recs = app->hist.recs;
+	/* the probes' records, keyed by cgroup (SS_HIST_CGROUP) */
+	const struct ss_hist_rec *recs = app->hist.raw;
 	uint64_t now = now_ns();
 
 	if (!pr->http)
@@ -574,12 +610,14 @@ static int prom_interval(struct ss_app *app, void *st)
 	for (int i = 0; i < SS_STAT_MAX; i++)
 		pr->stats[i] += iv->stats[i];
 	pr->hist_ms = app->hist.ms;
-	for (size_t r = 0; recs && r < app->hist.n; r++)
-		if (recs[r].key.kind < SS_HK_MAX)
-			for (int k = 0; k < SS_HIST_SLOTS; k++)
-				pr->hist[recs[r].key.kind][k] +=
-					recs[r].val.slots[k];
+	for (size_t r = 0; recs && r < app->hist.raw_n; r++)
+		if (ss_hist_total(&recs[r].val))
+			ss_hist_store_add(&pr->hist, recs[r].key.cgroup_id,
+					  recs[r].key.kind,
+					  (const uint64_t *)recs[r].val.slots,
+					  now);
 	ss_series_expire(&pr->st, now);
+	ss_hist_store_expire(&pr->hist, now);
 	pr->collect_realtime_ns = iv->end_realtime_ns;
 	publish(pr, app);
 	return 0;
@@ -592,6 +630,7 @@ static void prom_close(struct ss_app *app, void *st)
 	ss_http_stop(pr->http);
 	pr->http = NULL;
 	ss_series_free(&pr->st);
+	ss_hist_store_free(&pr->hist);
 	free(pr->labs);
 	pr->labs = NULL;
 	pr->labs_cap = 0;

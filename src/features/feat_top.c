@@ -124,6 +124,7 @@ static int top_run(struct ss_app *app, void *st)
 					  app->hist.n, app->hist.ms,
 					  app->o.per_thread	    ? 2
 					  : app->o.hist_per_process ? 1
+					  : app->o.per_cgroup	    ? 3
 								    : 0)) {
 				ss_diag("out of memory");
 				ret = 1;

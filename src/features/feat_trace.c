@@ -450,7 +450,8 @@ static int trace_run(struct ss_app *app, void *st)
 	ss_emit_init(&tr->e, app->f, app->fmt);
 	ss_trace_fmt_init(&tr->fmt, &tr->e, app->o.timestamp, tr->t0_mono_ns,
 			  tr->t0_real_ns, app->info.nr_counters,
-			  app->info.ctr_name, app->info.counters_na);
+			  app->info.ctr_name, app->info.counters_na,
+			  app->info.counter_na);
 	tr->fmt.ktime_offset_ns = ss_timens_mono_offset();
 	ss_emit_banner(&tr->e, "Tracing context switches... Hit Ctrl-C to end.",
 		       0);

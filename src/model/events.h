@@ -53,6 +53,7 @@ struct ss_event_def {
 	uint32_t type; /* perf_event_attr.type: PERF_TYPE_* */
 	uint64_t config; /* perf_event_attr.config */
 	const char *head; /* table column header, e.g. "LLC-MISS" */
+	const char *unit; /* "ns" for a time (cpu-clock); NULL: a count */
 };
 
 /*
@@ -85,6 +86,14 @@ void ss_event_canonical(const struct ss_event *ev, char *buf, size_t len);
  * (NUL included) to @buf.
  */
 void ss_event_head(const char *name, char *buf, size_t len);
+
+/*
+ * ss_event_unit - unit of the counts of the event spelled @name (any
+ * spelling, perf's ":u"/":k"/":h" modifiers allowed): "ns" for the time
+ * events (cpu-clock, task-clock), NULL for a count (everything else,
+ * raw and PMU events included).
+ */
+const char *ss_event_unit(const char *name);
 
 /*
  * ss_events_parse - parse a comma-separated list of perf event names.

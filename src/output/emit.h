@@ -55,6 +55,7 @@ struct ss_field {
 	double table_div; /* table, SS_TS_DIV: the divisor */
 	int decimals; /* CSV/JSON: digits after the point of doubles */
 	bool tail; /* table: a longer string keeps its tail after "..." */
+	bool cut; /* table: a longer string keeps its head, '+' last (top) */
 	const char *na; /* table text of null; NULL: "n/a" */
 };
 

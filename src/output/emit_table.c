@@ -55,6 +55,12 @@ static size_t str_text(const struct ss_field *fd, const struct ss_value *v,
 		return 3 + ss_printable(buf + 3, CELL_LEN - 3,
 					v->s + n - (w - 3), w - 3);
 	}
+	if (fd->cut && w > 1 && n > w && w < CELL_LEN) {
+		size_t k = ss_printable(buf, CELL_LEN - 1, v->s, w - 1);
+
+		buf[k] = '+';
+		return k + 1;
+	}
 	return ss_printable(buf, CELL_LEN, v->s, v->maxlen);
 }
 

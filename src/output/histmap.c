@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgroup.h"
 #include "format.h"
 #include "hist.h"
 #include "histkind.h"
@@ -79,6 +80,8 @@ static int cmp_rec(const void *pa, const void *pb)
 		return a->key.tid < b->key.tid ? -1 : 1;
 	if (a->key.start_ns != b->key.start_ns) /* a reused pid */
 		return a->key.start_ns < b->key.start_ns ? -1 : 1;
+	if (a->key.cgroup_id != b->key.cgroup_id)
+		return a->key.cgroup_id < b->key.cgroup_id ? -1 : 1;
 	return 0;
 }
 
@@ -87,6 +90,75 @@ void ss_histmap_sort(struct ss_hist_rec *r, size_t n)
 {
 	if (n > 1)
 		qsort(r, n, sizeof(*r), cmp_rec);
+}
+
+/* the key a record is shown under @per ways (ss_histmap_merge) */
+static struct ss_hist_key shown_key(const struct ss_hist_key *k, int per)
+{
+	struct ss_hist_key s = { .kind = k->kind };
+
+	if (per == 1 || per == 2) {
+		s.tgid = k->tgid;
+		s.start_ns = k->start_ns;
+	}
+	if (per == 2)
+		s.tid = k->tid;
+	if (per == 3)
+		s.cgroup_id = k->cgroup_id;
+	return s;
+}
+
+static int cmp_shown(const void *pa, const void *pb)
+{
+	const struct ss_hist_key *a = pa, *b = pb;
+
+	return memcmp(a, b, sizeof(*a));
+}
+
+/* ss_histmap_merge - see histmap.h */
+size_t ss_histmap_merge(struct ss_hist_rec *r, size_t n, int per)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < n; i++)
+		r[i].key = shown_key(&r[i].key, per);
+	if (n > 1)
+		qsort(r, n, sizeof(*r), cmp_shown); /* key first in the rec */
+	for (size_t i = 0; i < n; i++) {
+		if (out &&
+		    !memcmp(&r[out - 1].key, &r[i].key, sizeof(r[i].key))) {
+			for (int s = 0; s < SS_HIST_SLOTS; s++)
+				r[out - 1].val.slots[s] += r[i].val.slots[s];
+			/* the process's own name where one record has it */
+			if (!r[out - 1].val.comm[0])
+				memcpy(r[out - 1].val.comm, r[i].val.comm,
+				       sizeof(r[i].val.comm));
+			continue;
+		}
+		if (out != i)
+			r[out] = r[i];
+		out++;
+	}
+	ss_histmap_sort(r, out);
+	return out;
+}
+
+/*
+ * Name of a cgroup in a histogram: as the -G table names it (a container's
+ * short id in the table), else its path, else the id.  @buf holds the id
+ * or short id.
+ */
+static const char *cgroup_name(const struct ss_hist_fmt *fmt, uint64_t id,
+			       bool table, char *buf, size_t len)
+{
+	const char *path = fmt->cg ? ss_cgroup_path(fmt->cg, id) : NULL;
+
+	if (path && table && ss_container_id_from_path(path, buf, len) == 1)
+		return buf;
+	if (path)
+		return path;
+	snprintf(buf, len, "%llu", (unsigned long long)id);
+	return buf;
 }
 
 /*
@@ -119,7 +191,7 @@ void ss_histmap_text(struct ss_emit *e, const struct ss_hist_rec *r, size_t n,
 {
 	struct walk w = { .kind = -1U };
 	unsigned int title = -1U;
-	char comm[SS_COMM_LEN + 1], line[64];
+	char comm[SS_COMM_LEN + 1], line[64], path[4096];
 
 	for (size_t i = 0; i < n; i++) {
 		if (!shown(&w, &r[i], fmt))
@@ -132,7 +204,16 @@ void ss_histmap_text(struct ss_emit *e, const struct ss_hist_rec *r, size_t n,
 				 ss_hist_kind_by_id(title)->title);
 			ss_emit_raw(e, line);
 		}
-		if (fmt->per) {
+		if (fmt->per == 3) {
+			char id[24];
+			const char *name = cgroup_name(fmt, r[i].key.cgroup_id,
+						       true, id, sizeof(id));
+
+			ss_emit_raw(e, "\ncgroup = ");
+			ss_printable(path, sizeof(path), name, sizeof(path));
+			ss_emit_raw(e, path);
+			ss_emit_raw(e, "\n");
+		} else if (fmt->per) {
 			ss_printable(comm, sizeof(comm), r[i].val.comm,
 				     SS_COMM_LEN);
 			snprintf(line, sizeof(line), "\n%s = %" PRIu32 " %s\n",
@@ -160,10 +241,13 @@ enum {
 	F_HIGH,
 	F_COUNT,
 	F_MAX,
+	F_CGROUP_ID = F_MAX, /* per cgroup: instead of pid, tid, comm */
+	F_CGROUP,
+	F_ALL,
 };
 
 /* slot records: machine formats only, so no table headers */
-static const struct ss_field fields[F_MAX] = {
+static const struct ss_field fields[F_ALL] = {
 	[F_TIME] = { .key = "time", .unit = "s", .decimals = 3 },
 	[F_KIND] = { .key = "kind" },
 	[F_UNIT] = { .key = "unit" },
@@ -173,15 +257,32 @@ static const struct ss_field fields[F_MAX] = {
 	[F_LOW] = { .key = "low" },
 	[F_HIGH] = { .key = "high" },
 	[F_COUNT] = { .key = "count", .unit = "count" },
+	[F_CGROUP_ID] = { .key = "cgroup_id" },
+	[F_CGROUP] = { .key = "cgroup" },
 };
 
+/* the columns in order: per cgroup its id and path for pid, tid, comm */
+static const int cols_task[] = { F_TIME, F_KIND, F_UNIT, F_PID,	 F_TID,
+				 F_COMM, F_LOW,	 F_HIGH, F_COUNT };
+static const int cols_cgroup[] = { F_TIME,   F_KIND, F_UNIT, F_CGROUP_ID,
+				   F_CGROUP, F_LOW,  F_HIGH, F_COUNT };
+
+static void header_fields(struct ss_emit *e, const struct ss_hist_fmt *fmt)
+{
+	const int *c = fmt->per == 3 ? cols_cgroup : cols_task;
+	size_t n = fmt->per == 3 ? sizeof(cols_cgroup) / sizeof(int)
+				 : sizeof(cols_task) / sizeof(int);
+
+	for (size_t i = 0; i < n; i++)
+		ss_emit_head(e, &fields[c[i]]);
+}
+
 /* ss_histmap_header - see histmap.h */
-void ss_histmap_header(struct ss_emit *e)
+void ss_histmap_header(struct ss_emit *e, const struct ss_hist_fmt *fmt)
 {
 	if (!ss_emit_begin_header(e))
 		return;
-	for (int i = 0; i < F_MAX; i++)
-		ss_emit_head(e, &fields[i]);
+	header_fields(e, fmt);
 	ss_emit_end(e);
 }
 
@@ -209,6 +310,17 @@ size_t ss_histmap_records(struct ss_emit *e, const struct ss_hist_rec *r,
 			ss_emit_str(e, &fields[F_KIND],
 				    ss_hist_kind_name(h->key.kind), 16);
 			ss_emit_str(e, &fields[F_UNIT], unit, 8);
+			if (fmt->per == 3) {
+				char id[24];
+
+				ss_emit_u64(e, &fields[F_CGROUP_ID],
+					    h->key.cgroup_id);
+				ss_emit_str(e, &fields[F_CGROUP],
+					    cgroup_name(fmt, h->key.cgroup_id,
+							false, id, sizeof(id)),
+					    4096);
+				goto slot;
+			}
 			if (fmt->per)
 				ss_emit_u64(e, &fields[F_PID], h->key.tgid);
 			else
@@ -222,6 +334,7 @@ size_t ss_histmap_records(struct ss_emit *e, const struct ss_hist_rec *r,
 					    SS_COMM_LEN);
 			else
 				ss_emit_null(e, &fields[F_COMM]);
+		slot:
 			ss_emit_u64(e, &fields[F_LOW], low);
 			ss_emit_u64(e, &fields[F_HIGH], high);
 			ss_emit_u64(e, &fields[F_COUNT], h->val.slots[s]);
@@ -261,7 +374,7 @@ void ss_histmap_print(struct ss_emit *e, const struct ss_hist_rec *r, size_t n,
 		return;
 	}
 	if (fmt->alone) {
-		ss_histmap_header(e);
+		ss_histmap_header(e, fmt);
 		ss_histmap_records(e, r, n, fmt);
 		return;
 	}
@@ -272,8 +385,7 @@ void ss_histmap_print(struct ss_emit *e, const struct ss_hist_rec *r, size_t n,
 	block = ss_emit_begin_header(e);
 	if (block) {
 		ss_emit_raw(e, "\n");
-		for (int i = 0; i < F_MAX; i++)
-			ss_emit_head(e, &fields[i]);
+		header_fields(e, fmt);
 		ss_emit_end(e);
 	}
 	ss_histmap_records(e, r, n, fmt);

@@ -24,9 +24,16 @@ struct ss_hist_rec {
 	struct ss_hist_val val;
 };
 
+struct ss_cgroup_cache;
+
 /* How to print: matches the BPF -D settings of feat_hist.c. */
 struct ss_hist_fmt {
-	int per; /* 0: one histogram, 1: per process (-P), 2: per thread (-L) */
+	/*
+	 * 0: one histogram, 1: per process (-P), 2: per thread (-L), 3: per
+	 * cgroup (-G)
+	 */
+	int per;
+	struct ss_cgroup_cache *cg; /* per cgroup: names; NULL: ids */
 	bool ms; /* slots count msecs (-m), else usecs */
 	unsigned int top; /* at most this many histograms per kind; 0: all */
 	double time_s; /* CSV/JSON `time`: wall clock at the interval's end, s */
@@ -61,15 +68,27 @@ void ss_hist_slot_bounds(unsigned int i, uint64_t *low, uint64_t *high);
 
 /*
  * ss_histmap_sort - order records by kind (oncpu, offcpu, runq), then
- * total count descending, then tgid and tid ascending.
+ * total count descending, then tgid, tid and cgroup id ascending.
  */
 void ss_histmap_sort(struct ss_hist_rec *r, size_t n);
+
+/*
+ * ss_histmap_merge - sum the records that are one histogram when shown
+ * @per (ss_hist_fmt.per) ways: 0, one per kind; 1, per kind and process
+ * (tgid, start_ns); 2, per kind and thread (tid too); 3, per kind and
+ * cgroup id.  The probes may keep finer keys (the cgroup for the
+ * exporter, -P's process for -G).  @r is reordered; the merged records are
+ * r[0 .. returned count), sorted as ss_histmap_sort sorts.
+ */
+size_t ss_histmap_merge(struct ss_hist_rec *r, size_t n, int per);
 
 /*
  * ss_histmap_text - the table format: sorted records as text: per kind a
  * title line ("on-CPU time:", "off-CPU time:", "run-queue latency:"), then
  * for each histogram (at most fmt->top per kind) an optional "pid = N
- * comm" / "tid = N comm" line and ss_print_log2_hist() with "usecs" or
+ * comm" / "tid = N comm" / "cgroup = PATH" line (a container's short id
+ * for the runtimes' layouts, as the -G table shows it; the id when the
+ * cgroup is gone) and ss_print_log2_hist() with "usecs" or
  * "msecs", and a blank line after each kind.  Empty histograms are skipped.
  */
 void ss_histmap_text(struct ss_emit *e, const struct ss_hist_rec *r, size_t n,
@@ -77,15 +96,19 @@ void ss_histmap_text(struct ss_emit *e, const struct ss_hist_rec *r, size_t n,
 
 /*
  * ss_histmap_header - the header record of the slot records (CSV:
- * time,kind,unit,pid,tid,comm,low,high,count) when the format wants one.
+ * time,kind,unit,pid,tid,comm,low,high,count; per cgroup
+ * time,kind,unit,cgroup_id,cgroup,low,high,count) when the format wants
+ * one.
  */
-void ss_histmap_header(struct ss_emit *e);
+void ss_histmap_header(struct ss_emit *e, const struct ss_hist_fmt *fmt);
 
 /*
  * ss_histmap_records - one record (type "hist") per non-empty slot: time,
  * kind, unit ("usecs" or "msecs"), pid (null for the one-histogram mode),
  * tid (null unless per thread), comm (null when neither), low, high (in
- * the unit), count.  No header.  Returns the records written.
+ * the unit), count; per cgroup cgroup_id and cgroup (its path, the id when
+ * gone) instead of pid, tid and comm.  No header.  Returns the records
+ * written.
  */
 size_t ss_histmap_records(struct ss_emit *e, const struct ss_hist_rec *r,
 			  size_t n, const struct ss_hist_fmt *fmt);

@@ -12,9 +12,11 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cgroup.h"
+#include "colfit.h"
 #include "events.h"
 #include "format.h"
 
@@ -294,6 +296,72 @@ static void set_decimals(struct ss_col *c, int table_decimals)
 /* [i][2]: the running fraction's key, "<key>_running_pct" */
 static char gen_names[SS_MAX_COUNTERS][3][SS_EVENT_NAME_LEN + 16];
 
+/* drop ranks of the table's columns (colfit.h): higher goes first */
+enum {
+	DROP_NEVER, /* PID, TID, COMM, CGROUP (-G), VOL, INVOL, ONCPU(ms) */
+	DROP_OTHER, /* the rest, rightmost first */
+	DROP_MEM, /* PGALLOC, RECLAIM(ms) */
+	DROP_PCT, /* %CPU: ONCPU(ms) over the interval */
+	DROP_SUM, /* SWITCH = VOL + INVOL, SW/s */
+	DROP_RAW, /* raw counts a shown IPC/MPKI is made of */
+	DROP_CGID, /* -G: the CGROUP column names it */
+	DROP_VCGROUP, /* -v's CGROUP column */
+};
+
+/* counter i is in the table: opened on this machine */
+static bool counter_shown(const struct ss_out *out, int i)
+{
+	return !out->counters_na && !(out->counter_na >> i & 1);
+}
+
+/*
+ * Fit the table's columns into out->max_width: abbreviate, then drop
+ * (colfit.h); the dropped headers go to out->fit_dropped.
+ */
+static void fit_table(struct ss_out *out)
+{
+	struct ss_fit_col fc[SS_MAX_COLS] = { { 0 } };
+	struct ss_fit_out fo[SS_MAX_COLS];
+	int idx[SS_MAX_COLS], n = 0;
+	size_t len = 0;
+
+	out->fit_dropped[0] = '\0';
+	if (out->fmt != SS_FMT_TABLE || out->max_width <= 0)
+		return;
+	for (int i = 0; i < out->ncols; i++) {
+		const struct ss_col *c = &out->cols[i];
+
+		if (!c->fd.head)
+			continue;
+		fc[n].width = abs(c->fd.width);
+		if ((int)strlen(c->fd.head) > fc[n].width)
+			fc[n].width = strlen(c->fd.head);
+		fc[n].short_width = abs(c->short_width);
+		fc[n].drop = c->drop;
+		idx[n++] = i;
+	}
+	ss_fit_columns(fc, n, out->max_width, fo);
+	for (int k = 0; k < n; k++) {
+		struct ss_col *c = &out->cols[idx[k]];
+
+		if (fo[k].shown && fo[k].abbreviated) {
+			c->fd.width = c->short_width;
+			if (c->short_head)
+				c->fd.head = c->short_head;
+		}
+		if (fo[k].shown)
+			continue;
+		len += snprintf(out->fit_dropped + len,
+				len < sizeof(out->fit_dropped)
+					? sizeof(out->fit_dropped) - len
+					: 0,
+				"%s%s", len ? ", " : "", c->fd.head);
+		if (len >= sizeof(out->fit_dropped))
+			len = sizeof(out->fit_dropped) - 1;
+		c->fd.head = NULL;
+	}
+}
+
 /* ss_out_init - see output.h */
 void ss_out_init(struct ss_out *out)
 {
@@ -305,15 +373,21 @@ void ss_out_init(struct ss_out *out)
 	out->ncols = 0;
 	add_col(out, "TIME", "time", 0, false, get_time);
 	if (o->per_cgroup) {
-		add_col(out, "CGID", "cgroup_id", -8, true, get_cgroup_id);
-		add_col(out, "CGROUP", "cgroup", -24, true, get_cgroup);
+		add_col(out, "CGID", "cgroup_id", -8, true, get_cgroup_id)
+			->drop = DROP_CGID;
+		add_col(out, "CGROUP", "cgroup", -24, true, get_cgroup)
+			->short_width = -16;
 	} else {
 		add_col(out, "PID", "pid", -7, true, get_pid);
 		if (o->per_thread)
 			add_col(out, "TID", "tid", -7, true, get_tid);
-		add_col(out, "COMM", "comm", -16, true, get_comm);
+		c = add_col(out, "COMM", "comm", -16, true, get_comm);
+		c->short_width = -12;
+		c->fd.tail = false;
+		c->fd.cut = true;
 	}
-	add_col(out, "SWITCH", "switches", 7, true, get_switches);
+	add_col(out, "SWITCH", "switches", 7, true, get_switches)->drop =
+		DROP_SUM;
 	add_col(out, "VOL", "voluntary", 7, true, get_voluntary);
 	add_col(out, "INVOL", "involuntary", 7, true, get_involuntary);
 	if (o->rate) {
@@ -328,6 +402,7 @@ void ss_out_init(struct ss_out *out)
 				    get_rate);
 			c->arg = k;
 			c->fd.unit = "per second";
+			c->drop = k ? DROP_OTHER : DROP_SUM;
 			set_decimals(c, 1);
 		}
 	}
@@ -338,38 +413,68 @@ void ss_out_init(struct ss_out *out)
 	set_decimals(c, 2);
 	c = add_col(out, "%CPU", "cpu_pct", 6, true, get_cpu_pct);
 	c->fd.unit = "percent";
+	c->drop = DROP_PCT;
 	set_decimals(c, 1);
 
-	for (int i = 0; i < out->nr_counters; i++) {
-		const char *head = gen_names[i][0];
-
-		ss_event_head(out->ctr_name[i], gen_names[i][0],
-			      SS_EVENT_NAME_LEN);
-		ss_counter_key(out->ctr_name[i], gen_names[i][1],
-			       SS_EVENT_NAME_LEN);
-		/*
-		 * Without a PMU the raw counts are all n/a: the table keeps
-		 * only the derived IPC/MPKI columns (so it stays within 80
-		 * columns), CSV and JSON keep every field (empty / null).
-		 */
-		c = add_col(out, head, gen_names[i][1], 8, !out->counters_na,
-			    get_counter);
-		c->fd.unit = "count";
-		c->fd.style = SS_TS_SI;
-		c->arg = i;
-	}
 	int cyc = counter_index(out, "cycles");
 	int ins = counter_index(out, "instructions");
 	int mis = counter_index(out, "cache-misses");
+	/* the ratios shown in the table: both of their events opened */
+	bool ipc = cyc >= 0 && ins >= 0;
+	bool mpki = mis >= 0 && ins >= 0;
+	bool ipc_shown =
+		ipc && counter_shown(out, cyc) && counter_shown(out, ins);
+	bool mpki_shown =
+		mpki && counter_shown(out, mis) && counter_shown(out, ins);
 
-	if (cyc >= 0 && ins >= 0) {
-		c = add_col(out, "IPC", "ipc", 5, true, get_ratio);
+	for (int i = 0; i < out->nr_counters; i++) {
+		char *head = gen_names[i][0], *key = gen_names[i][1];
+		const char *unit = ss_event_unit(out->ctr_name[i]);
+		bool ns = unit && !strcmp(unit, "ns");
+		int width;
+
+		ss_event_head(out->ctr_name[i], head, SS_EVENT_NAME_LEN);
+		ss_counter_key(out->ctr_name[i], key, SS_EVENT_NAME_LEN);
+		/* CSV/JSON: how much of its enabled time it was counted */
+		snprintf(gen_names[i][2], sizeof(gen_names[i][2]),
+			 "%s_running_pct", key);
+		if (ns) { /* a time: ns in CSV/JSON, ms in the table */
+			strcat(head, "(ms)");
+			strcat(key, "_ns");
+		}
+		width = strlen(head) > 8 ? (int)strlen(head) : 8;
+		/*
+		 * A counter that could not be opened (no PMU, or the PMU
+		 * lacks it) leaves the table; CSV and JSON keep the field,
+		 * empty / null.
+		 */
+		c = add_col(out, head, key, width, counter_shown(out, i),
+			    get_counter);
+		c->arg = i;
+		if (ns) {
+			c->fd.unit = "ns";
+			c->fd.style = SS_TS_DIV;
+			c->fd.table_div = 1e6;
+			set_decimals(c, 2);
+		} else {
+			c->fd.unit = "count";
+			c->fd.style = SS_TS_SI;
+		}
+		c->drop = (ipc_shown && (i == cyc || i == ins)) ||
+					  (mpki_shown && (i == mis || i == ins))
+				  ? DROP_RAW
+				  : DROP_OTHER;
+	}
+	if (ipc) {
+		c = add_col(out, "IPC", "ipc", 5, ipc_shown, get_ratio);
 		c->arg = ins << 8 | cyc;
+		c->drop = DROP_OTHER;
 		set_decimals(c, 2);
 	}
-	if (mis >= 0 && ins >= 0) {
-		c = add_col(out, "MPKI", "mpki", 6, true, get_ratio);
+	if (mpki) {
+		c = add_col(out, "MPKI", "mpki", 6, mpki_shown, get_ratio);
 		c->arg = mis << 8 | ins;
+		c->drop = DROP_OTHER;
 		set_decimals(c, 2);
 	}
 	if (out->nr_counters)
@@ -380,9 +485,11 @@ void ss_out_init(struct ss_out *out)
 		c = add_col(out, "FAULTS", "faults", 8, true, get_faults);
 		c->fd.unit = "count";
 		c->fd.style = SS_TS_SI;
+		c->drop = DROP_OTHER;
 		c = add_col(out, "PGALLOC", "pgalloc", 8, true, get_pgalloc);
 		c->fd.unit = "count";
 		c->fd.style = SS_TS_SI;
+		c->drop = DROP_MEM;
 		c = add_col(out, "RECLAIMS", "reclaim_count", 0, false,
 			    get_reclaim_count);
 		c->fd.unit = "count";
@@ -391,13 +498,14 @@ void ss_out_init(struct ss_out *out)
 		c->fd.unit = "ns";
 		c->fd.style = SS_TS_DIV;
 		c->fd.table_div = 1e6;
+		c->drop = DROP_MEM;
+		c->short_width = 8;
+		c->short_head = "RCLM(ms)";
 		set_decimals(c, 2);
 	}
 	/* CSV/JSON: how much of its enabled time each event was counted
 	 * (after the memory columns, so those keep their place) */
 	for (int i = 0; i < out->nr_counters; i++) {
-		snprintf(gen_names[i][2], sizeof(gen_names[i][2]),
-			 "%s_running_pct", gen_names[i][1]);
 		c = add_col(out, NULL, gen_names[i][2], 0, false,
 			    get_running_pct);
 		c->fd.unit = "percent";
@@ -408,10 +516,13 @@ void ss_out_init(struct ss_out *out)
 		add_col(out, "CGID", "cgroup_id", 0, false, get_cgroup_id);
 		add_col(out, "CGROUP", "cgroup", 0, false, get_cgroup);
 	} else if (o->verbose && !o->per_cgroup) {
-		add_col(out, "CGROUP", "cgroup", -24, true, get_cgroup);
+		c = add_col(out, "CGROUP", "cgroup", -24, true, get_cgroup);
+		c->drop = DROP_VCGROUP;
+		c->short_width = -16;
 	}
 	add_col(out, "DROPPED", "dropped", 0, false, get_dropped)->fd.unit =
 		"count";
+	fit_table(out);
 }
 
 /* ---- records -------------------------------------------------------- */

@@ -117,6 +117,7 @@ static void init_columns(struct ss_top *t)
 	t->out = t->tmpl;
 	t->out.o = &t->vo;
 	t->out.fmt = SS_FMT_TABLE;
+	t->out.max_width = 0; /* whole columns that fit are drawn */
 	if (!t->counters)
 		t->out.nr_counters = 0;
 	ss_out_init(&t->out);
@@ -555,7 +556,11 @@ static char *hist_text(const struct ss_top *t, const struct ss_row *r,
 			 "(or -L for threads)");
 		return NULL;
 	}
-	if (t->vo.per_cgroup ||
+	if (fmt.per == 3 && !t->vo.per_cgroup) {
+		snprintf(note, len, "histograms are per cgroup: g to group");
+		return NULL;
+	}
+	if ((t->vo.per_cgroup && fmt.per != 3) ||
 	    (fmt.per == 2 && !t->vo.per_thread && t->o->per_thread)) {
 		snprintf(note, len, "histograms are per %s: %s",
 			 fmt.per == 2 ? "thread" : "process",
@@ -569,7 +574,8 @@ static char *hist_text(const struct ss_top *t, const struct ss_row *r,
 		const struct ss_hist_key *k = &t->hist[i].key;
 
 		if (fmt.per == 0 || (fmt.per == 1 && k->tgid == r->key.tgid) ||
-		    (fmt.per == 2 && k->tid == r->key.tid))
+		    (fmt.per == 2 && k->tid == r->key.tid) ||
+		    (fmt.per == 3 && k->cgroup_id == r->v.cgroup_id))
 			sel[n++] = t->hist[i];
 	}
 	mem = open_memstream(&text, &tlen);

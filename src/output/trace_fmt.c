@@ -114,7 +114,7 @@ void ss_trace_fmt_init(struct ss_trace_fmt *t, struct ss_emit *e,
 		       bool wall_clock, uint64_t start_mono_ns,
 		       uint64_t start_real_ns, int nr_counters,
 		       const char (*ctr_name)[SS_EVENT_NAME_LEN],
-		       bool counters_na)
+		       bool counters_na, uint64_t counter_na)
 {
 	memset(t, 0, sizeof(*t));
 	t->e = e;
@@ -129,20 +129,30 @@ void ss_trace_fmt_init(struct ss_trace_fmt *t, struct ss_emit *e,
 		nr_counters = SS_MAX_COUNTERS;
 	t->nr_counters = nr_counters;
 	t->counters_na = counters_na;
+	t->counter_na = counter_na;
 	for (int i = 0; i < nr_counters; i++) {
 		struct ss_field *fd = &t->ctr_field[i];
+		const char *unit = ss_event_unit(ctr_name[i]);
+		bool ns = unit && !strcmp(unit, "ns");
 		size_t len;
 
-		ss_counter_key(ctr_name[i], t->ctr_key[i],
-			       sizeof(t->ctr_key[i]));
+		ss_counter_key(ctr_name[i], t->ctr_key[i], SS_EVENT_NAME_LEN);
 		ss_event_head(ctr_name[i], t->ctr_head[i],
-			      sizeof(t->ctr_head[i]));
+			      sizeof(t->ctr_head[i]) - 4);
+		if (ns) { /* ns in CSV/JSON, us in the table as SLICE(us) */
+			strcat(t->ctr_key[i], "_ns");
+			strcat(t->ctr_head[i], "(us)");
+		}
 		len = strlen(t->ctr_head[i]);
 		fd->key = t->ctr_key[i];
-		fd->head = t->ctr_head[i];
-		fd->unit = "count";
+		/* not opened: not in the table (null in CSV/JSON) */
+		fd->head = counters_na || (counter_na >> i & 1)
+				   ? NULL
+				   : t->ctr_head[i];
+		fd->unit = ns ? "ns" : "count";
 		fd->width = len > CTR_WIDTH ? (int)len : CTR_WIDTH;
-		fd->style = SS_TS_SI;
+		fd->style = ns ? SS_TS_FIXED : SS_TS_SI;
+		fd->table_decimals = ns ? 3 : 0;
 	}
 }
 
@@ -201,7 +211,7 @@ int ss_trace_print(const struct ss_trace_fmt *t, const void *raw, size_t size)
 		ss_emit_null(e, &fd[COL_SLICE]);
 	/* n/a: no PMU, not read, or no valid delta for this slice */
 	for (int i = 0; i < t->nr_counters; i++) {
-		if (t->counters_na || i >= nr ||
+		if (t->counters_na || (t->counter_na >> i & 1) || i >= nr ||
 		    !(ev.counter_valid & (1ULL << i))) {
 			v.kind = SS_VAL_NULL;
 			v.mark = false;

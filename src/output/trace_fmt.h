@@ -39,11 +39,12 @@ struct ss_trace_fmt {
 	 */
 	int64_t ktime_offset_ns;
 	int nr_counters; /* perf counter columns */
-	bool counters_na; /* counters not measured: n/a, null, empty */
+	bool counters_na; /* counters not opened: not in the table, null */
+	uint64_t counter_na; /* bit i: counter i not opened, as counters_na */
 	struct ss_field fields[SS_TRACE_NCOLS]; /* fixed columns, time first */
 	struct ss_field ctr_field[SS_MAX_COUNTERS];
 	char ctr_key[SS_MAX_COUNTERS]
-		    [SS_EVENT_NAME_LEN]; /* CSV/JSON key: cache_misses */
+		    [SS_EVENT_NAME_LEN + 4]; /* CSV/JSON key: cache_misses */
 	char ctr_head[SS_MAX_COUNTERS][32]; /* table header: LLC-MISS */
 };
 
@@ -52,13 +53,16 @@ struct ss_trace_fmt {
  * @wall_clock (-T): table TIME as HH:MM:SS.uuuuuu, else seconds since
  * start; the clocks at start (ns) and the perf counter names (e.g.
  * "cache-misses", headed as in the interval table; NULL or 0 names: no
- * counter columns).
+ * counter columns).  Counters that were not opened (@counters_na: none;
+ * @counter_na: bit i, counter i) are left out of the table and null / empty
+ * in CSV and JSON.  Time events (cpu-clock, task-clock) are keyed
+ * <name>_ns and shown in us, as SLICE(us) is ("CPU-CLK(us)").
  */
 void ss_trace_fmt_init(struct ss_trace_fmt *t, struct ss_emit *e,
 		       bool wall_clock, uint64_t start_mono_ns,
 		       uint64_t start_real_ns, int nr_counters,
 		       const char (*ctr_name)[SS_EVENT_NAME_LEN],
-		       bool counters_na);
+		       bool counters_na, uint64_t counter_na);
 
 /*
  * ss_trace_state_str - prev_state as the kernel's sched_switch trace

@@ -21,11 +21,11 @@ expect2() {
 	[ "$rc" -eq 2 ] || fail "$what ($*): exit code $rc, want 2; stderr: $(head -3 "$T/err")"
 	[ ! -s "$T/out" ] || fail "$what ($*): wrote to stdout: $(head -3 "$T/out")"
 	# the no-PMU warning may come first: it is not about the input
-	lines=$(grep -v "^Try 'switchstat -h'" "$T/err" | grep -vc 'counter columns show n/a')
+	lines=$(grep -v "^Try 'switchstat -h'" "$T/err" | grep -vc 'leaves out the counter columns')
 	[ "$lines" -eq 1 ] || fail "$what ($*): want one message line, got $lines: $(cat "$T/err")"
 	grep -q '^switchstat: ' "$T/err" || fail "$what ($*): message lacks the 'switchstat: ' prefix: $(cat "$T/err")"
 	grep -Eqi "$pat" "$T/err" || fail "$what ($*): message does not say /$pat/: $(cat "$T/err")"
-	info "$what: exit 2 in $ms ms: $(grep -v 'columns show n/a' "$T/err" | head -1)"
+	info "$what: exit 2 in $ms ms: $(grep -v 'leaves out the counter columns' "$T/err" | head -1)"
 	LAST_MS=$ms
 }
 

@@ -7,7 +7,7 @@
 #  - msr/tsc/ (the msr PMU: a counter that is not a software event, present
 #    on x86 VMs without a PMU) divided by on-CPU ns is the TSC rate that
 #    perf stat -a -e msr/tsc/ measures, within 2 %, for each spinner;
-#  - CSV keys: a pmu/event/ the table knows takes its name (cpu_clock);
+#  - CSV keys: a pmu/event/ the table knows takes its name (cpu_clock_ns);
 #    others are derived from the spelling (msr_tsc);
 #  - bad PMU syntax and unknown names exit 2 with one message naming what
 #    is missing; a libpfm4 vendor name on a machine without that PMU
@@ -59,11 +59,11 @@ start_tool ev --csv -n 0 -i 1000 -e "$events"
 sleep 2
 freeze "$SPIN_A" "$SPIN_B"
 stop_tool
-head -1 "$T/ev.out" | grep -q ',cpu_clock,' ||
+head -1 "$T/ev.out" | grep -q ',cpu_clock_ns,' ||
 	fail "CSV header: $(head -1 "$T/ev.out")"
 for p in "$SPIN_A" "$SPIN_B"; do
 	oncpu=$(csv_sum "$T/ev.out" oncpu_ns pid "$p")
-	a=$(csv_sum "$T/ev.out" cpu_clock pid "$p")
+	a=$(csv_sum "$T/ev.out" cpu_clock_ns pid "$p")
 	[ "$oncpu" -gt 50000000 ] || fail "spinner $p: only $oncpu ns on CPU"
 	check_within "spinner $p software/cpu-clock/ vs oncpu_ns" "$a" "$oncpu" 2
 done

@@ -220,7 +220,7 @@ for k, (t, iv) in enumerate(zip(ends, ivs)):
     prev = float(t)
 mine = [r for r in rows if r["tid"] == sp]
 oncpu = sum(float(r["oncpu_ns"]) for r in mine)
-clock = sum(float(r["cpu_clock"] or 0) for r in mine)
+clock = sum(float(r["cpu_clock_ns"] or 0) for r in mine)
 err_s = abs(oncpu - sched) / sched * 100 if sched else 100
 err_c = abs(clock - oncpu) / oncpu * 100 if oncpu else 100
 print("  spinner: on-CPU %.1f ms, schedstat %.1f ms (%.2f%%, limit 2%%); "
@@ -288,9 +288,9 @@ if len(checks) < 4:
 mine = [r for r in csv.DictReader(open(out, encoding="latin-1", newline=""))
         if r["tid"] == sp]
 # a missing reading is empty, never 0: every row of the spinner has one
-na = [r["time"] for r in mine if r["cpu_clock"] in ("", "0")]
+na = [r["time"] for r in mine if r["cpu_clock_ns"] in ("", "0")]
 oncpu = sum(float(r["oncpu_ns"]) for r in mine)
-clock = sum(float(r["cpu_clock"] or 0) for r in mine)
+clock = sum(float(r["cpu_clock_ns"] or 0) for r in mine)
 err_c = abs(clock - oncpu) / oncpu * 100 if oncpu else 100
 print("  spinner on CPU 1: on-CPU %.1f ms, cpu-clock %.1f ms (%.2f%%, limit 1%%), "
       "%d rows without a reading" % (oncpu / 1e6, clock / 1e6, err_c, len(na)))

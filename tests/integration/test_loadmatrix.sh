@@ -47,6 +47,7 @@ OPTS=(
 	"$ALLH -P -M $EV"
 	"$ALLH -L -P -M $EV"
 	"$ALLH -G -P -M $EV"
+	"$ALLH -G -M $EV"
 	"$ALLH -L -M $EV -m"
 	"--blame"
 	"--blame -L"

@@ -31,7 +31,7 @@ start_tool ex --listen "$P" -q -M --hist oncpu,offcpu,runq \
 	-e cpu-clock,page-faults --metrics-per-process -i 500
 wait_metric "$P" "^switchstat_context_switches_total\{pid=\"$HOSTILE\""
 scrape "$P" >"$T/m1.txt" || fail "scrape failed"
-wait_metric "$P" '^switchstat_oncpu_slice_seconds_bucket\{le="\+Inf"\} [1-9]'
+wait_metric "$P" '^switchstat_oncpu_slice_seconds_bucket\{cgroup="[^"]*",container_id="[^"]*",le="\+Inf"\} [1-9]'
 # m2: an exposition built at least two intervals after m1's
 c1=$(metric_value "$T/m1.txt" switchstat_last_collect_timestamp_seconds)
 [ -n "$c1" ] || fail "no switchstat_last_collect_timestamp_seconds"

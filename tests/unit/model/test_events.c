@@ -524,3 +524,16 @@ Test(ss_counter_estimate, scales_the_sums_once)
 		     4000);
 	cr_expect_eq(st, SS_CTR_SCALED);
 }
+
+/* time events count ns (their columns show ms); everything else counts */
+Test(ss_event_unit, clocks_are_ns)
+{
+	cr_expect_str_eq(ss_event_unit("cpu-clock"), "ns");
+	cr_expect_str_eq(ss_event_unit("task-clock"), "ns");
+	cr_expect_str_eq(ss_event_unit("task-clock:u"), "ns");
+	cr_expect_null(ss_event_unit("cycles"));
+	cr_expect_null(ss_event_unit("page-faults"));
+	cr_expect_null(ss_event_unit("r01c2"));
+	cr_expect_null(ss_event_unit("cpu/cpu-clock/"));
+	cr_expect_null(ss_event_unit(""));
+}

@@ -11,6 +11,7 @@
 
 #include <criterion/criterion.h>
 
+#include "cgroup.h"
 #include "hist.h"
 #include "histmap.h"
 
@@ -241,7 +242,7 @@ Test(histmap, csv_rows)
 	cr_expect_str_eq(
 		out, "1700000000.250,oncpu,usecs,,,,67108864,134217727,2\n");
 	free(out);
-	out = CAPTURE(SS_FMT_CSV, ss_histmap_header(e));
+	out = CAPTURE(SS_FMT_CSV, ss_histmap_header(e, &fmt));
 	cr_expect_str_eq(out, "time,kind,unit,pid,tid,comm,low,high,count\n");
 	free(out);
 }
@@ -301,4 +302,130 @@ Test(histmap, cpu_delta_sums_cpus_and_diffs_intervals)
 	cr_assert_eq(n, 2);
 	cr_expect_eq(out[0].val.slots[3], 4);
 	cr_expect_eq(ss_hist_total(&out[1].val), 0);
+}
+
+/* ---- per cgroup (-G) and the merge of finer keys ----------------------- */
+
+
+static char app_path[] = "/app.slice";
+static char docker_path[] = "/system.slice/docker-"
+			    "0123456789abcdef0123456789abcdef0123456789abcdef01"
+			    "23456789abcdef.scope";
+static struct ss_cgroup_entry cg_ents[] = { { 7, app_path },
+					    { 9, docker_path } };
+
+static void fake_cg(struct ss_cgroup_cache *c)
+{
+	memset(c, 0, sizeof(*c));
+	strcpy(c->mount, "/nonexistent");
+	c->ents = cg_ents;
+	c->n = 2;
+	c->rescan_interval_ns = UINT64_MAX;
+}
+
+static struct ss_hist_rec cg_rec(unsigned int kind, __u32 tgid, __u64 cg,
+				 int slot, __u64 count)
+{
+	struct ss_hist_rec r = rec(kind, tgid, tgid, "p");
+
+	r.key.cgroup_id = cg;
+	r.key.start_ns = tgid * 10ULL;
+	r.val.slots[slot] = count;
+	return r;
+}
+
+/*
+ * The probes key by (process, cgroup) with -P -G or --listen -P: shown
+ * per process the cgroups are summed; per cgroup the processes are; with
+ * one histogram, everything of a kind
+ */
+Test(histmap, merge_by_what_is_shown)
+{
+	struct ss_hist_rec r[5];
+	size_t n;
+
+	r[0] = cg_rec(SS_HK_RUNQ, 42, 7, 1, 2);
+	r[1] = cg_rec(SS_HK_RUNQ, 42, 9, 1, 3); /* moved: same process */
+	r[2] = cg_rec(SS_HK_RUNQ, 43, 7, 2, 5);
+	r[3] = cg_rec(SS_HK_ONCPU, 43, 7, 0, 1);
+	r[4] = cg_rec(SS_HK_RUNQ, 44, 9, 1, 1);
+	n = ss_histmap_merge(r, 5, 1);
+	cr_assert_eq(n, 4);
+	cr_expect_eq(r[0].key.kind, SS_HK_ONCPU);
+	cr_expect_eq(r[1].key.tgid, 42);
+	cr_expect_eq(r[1].val.slots[1], 5);
+	cr_expect_eq(r[1].key.cgroup_id, 0);
+	cr_expect_str_eq(r[1].val.comm, "p");
+	cr_expect_eq(r[2].key.tgid, 43);
+	cr_expect_eq(r[3].key.tgid, 44);
+
+	r[0] = cg_rec(SS_HK_RUNQ, 42, 7, 1, 2);
+	r[1] = cg_rec(SS_HK_RUNQ, 42, 9, 1, 3);
+	r[2] = cg_rec(SS_HK_RUNQ, 43, 7, 2, 5);
+	r[3] = cg_rec(SS_HK_ONCPU, 43, 7, 0, 1);
+	r[4] = cg_rec(SS_HK_RUNQ, 44, 9, 1, 1);
+	n = ss_histmap_merge(r, 5, 3);
+	cr_assert_eq(n, 3);
+	cr_expect_eq(r[0].key.kind, SS_HK_ONCPU);
+	/* runq of cgroup 7: 2 + 5 = 7 > cgroup 9's 3 + 1: first */
+	cr_expect_eq(r[1].key.cgroup_id, 7);
+	cr_expect_eq(r[1].key.tgid, 0);
+	cr_expect_eq(r[1].val.slots[1], 2);
+	cr_expect_eq(r[1].val.slots[2], 5);
+	cr_expect_eq(r[2].key.cgroup_id, 9);
+	cr_expect_eq(r[2].val.slots[1], 4);
+
+	r[0] = cg_rec(SS_HK_RUNQ, 42, 7, 1, 2);
+	r[1] = cg_rec(SS_HK_RUNQ, 43, 9, 1, 3);
+	n = ss_histmap_merge(r, 2, 0);
+	cr_assert_eq(n, 1);
+	cr_expect_eq(r[0].val.slots[1], 5);
+}
+
+Test(histmap, text_and_csv_per_cgroup)
+{
+	struct ss_cgroup_cache cg;
+	struct ss_hist_rec r[3];
+	struct ss_hist_fmt fmt = { .per = 3, .time_s = 12.5, .cg = &cg };
+	char *out;
+
+	fake_cg(&cg);
+	r[0] = cg_rec(SS_HK_RUNQ, 0, 7, 0, 3);
+	r[1] = cg_rec(SS_HK_RUNQ, 0, 9, 0, 2);
+	r[2] = cg_rec(SS_HK_RUNQ, 0, 555, 0, 1); /* gone: its id */
+	out = CAPTURE(SS_FMT_TABLE, ss_histmap_text(e, r, 3, &fmt));
+	/* clang-format off */
+	cr_expect_str_eq(out,
+		"run-queue latency:\n"
+		"\n"
+		"cgroup = /app.slice\n"
+		"     usecs               : count    distribution\n"
+		"         0 -> 1          : 3        |****************************************|\n"
+		"\n"
+		"cgroup = 0123456789ab\n"
+		"     usecs               : count    distribution\n"
+		"         0 -> 1          : 2        |****************************************|\n"
+		"\n"
+		"cgroup = 555\n"
+		"     usecs               : count    distribution\n"
+		"         0 -> 1          : 1        |****************************************|\n"
+		"\n");
+	/* clang-format on */
+	free(out);
+	out = CAPTURE(SS_FMT_CSV, ss_histmap_header(e, &fmt));
+	cr_expect_str_eq(out,
+			 "time,kind,unit,cgroup_id,cgroup,low,high,count\n");
+	free(out);
+	out = CAPTURE(SS_FMT_CSV, ss_histmap_records(e, r, 2, &fmt));
+	cr_expect_str_eq(out, "12.500,runq,usecs,7,/app.slice,0,1,3\n"
+			      "12.500,runq,usecs,9,/system.slice/docker-"
+			      "0123456789abcdef0123456789abcdef0123456789abcdef"
+			      "0123456789abcdef.scope,0,1,2\n");
+	free(out);
+	out = CAPTURE(SS_FMT_JSON, ss_histmap_records(e, &r[2], 1, &fmt));
+	cr_expect_str_eq(out, "{\"type\":\"hist\",\"time\":12.500,"
+			      "\"kind\":\"runq\",\"unit\":\"usecs\","
+			      "\"cgroup_id\":555,\"cgroup\":\"555\","
+			      "\"low\":0,\"high\":1,\"count\":1}\n");
+	free(out);
 }

@@ -126,6 +126,13 @@ static bool starts(const char *s, const char *prefix)
 	return !strncmp(s, prefix, strlen(prefix));
 }
 
+static bool ends(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
 static int col_index(const struct ss_out *out, const char *key)
 {
 	for (int i = 0; i < out->ncols; i++)
@@ -976,7 +983,7 @@ Test(output_counters, unknown_event_names)
 Test(output_counters, table_na_without_pmu)
 {
 	struct fixture fx;
-	char *txt, *l[16];
+	char *txt, *l[16], want[160];
 
 	fixture(&fx, NOARGS);
 	set_counters(&fx.out, ARGS("cycles", "instructions", "cache-misses"));
@@ -985,10 +992,203 @@ Test(output_counters, table_na_without_pmu)
 	ss_out_init(&fx.out);
 	txt = render(&fx);
 	cr_assert_eq(lines(txt, l, 16), 4);
-	/* raw counts leave the table (80 columns), derived ones show n/a */
-	cr_expect(strstr(l[1], "25.0   n/a    n/a"), "row '%s'", l[1]);
-	cr_expect(strstr(l[0], "%CPU   IPC   MPKI"), "header '%s'", l[0]);
-	cr_expect(strlen(l[0]) < 80, "header is %zu wide", strlen(l[0]));
+	/* no PMU: no counter column at all, IPC and MPKI neither */
+	cr_expect_str_eq(l[0], core_head);
+	snprintf(want, sizeof(want), "%-7s %-16s %7s %7s %7s %10s %6s", "1234",
+		 "worker", "12", "10", "2", "250.00", "25.0");
+	cr_expect_str_eq(l[1], want);
+	free(txt);
+}
+
+/*
+ * One default event missing (cache-misses on QEMU's arm64 PMUv3): its
+ * column and MPKI leave the table, CYCLES, INSTR and IPC stay
+ */
+Test(output_counters, table_one_missing_event_only_its_columns)
+{
+	struct fixture fx;
+	char *txt, *l[16];
+
+	fixture(&fx, NOARGS);
+	set_counters(&fx.out, ARGS("cycles", "instructions", "cache-misses"));
+	fx.out.counter_na = 1ULL << 2;
+	fx.rows[0].v.counters[0] = 2000000;
+	fx.rows[0].v.counters[1] = 3000000;
+	ss_out_init(&fx.out);
+	txt = render(&fx);
+	cr_assert_eq(lines(txt, l, 16), 4);
+	cr_expect(ends(l[0], "%CPU   CYCLES    INSTR   IPC"), "header '%s'",
+		  l[0]);
+	cr_expect(ends(l[1], "25.0    2.00M    3.00M  1.50"), "row '%s'", l[1]);
+	/* instructions missing: both ratios go */
+	fixture(&fx, NOARGS);
+	set_counters(&fx.out, ARGS("cycles", "instructions", "cache-misses"));
+	fx.out.counter_na = 1ULL << 1;
+	ss_out_init(&fx.out);
+	free(txt);
+	txt = render(&fx);
+	cr_assert_eq(lines(txt, l, 16), 4);
+	cr_expect(ends(l[0], "%CPU   CYCLES LLC-MISS"), "header '%s'", l[0]);
+	free(txt);
+}
+
+/*
+ * Time events (cpu-clock, task-clock): ms in the table with the unit in
+ * the header, ns in CSV/JSON under <name>_ns; running_pct keeps the name
+ */
+Test(output_counters, time_events_in_ms_with_unit)
+{
+	struct fixture fx;
+	char *txt, *l[16];
+
+	fixture(&fx, ARGS("-M"));
+	set_counters(&fx.out, ARGS("cpu-clock", "page-faults", "task-clock"));
+	fx.rows[0].v.counters[0] = 249876543;
+	fx.rows[0].v.counters[1] = 12;
+	fx.rows[0].v.counters[2] = 250004999;
+	fx.rows[0].v.faults = 12;
+	ss_out_init(&fx.out);
+	txt = render(&fx);
+	cr_assert_eq(lines(txt, l, 16), 4);
+	cr_expect(strstr(l[0], "%CPU CPU-CLK(ms) PG-FAULTS TASK-CLK(ms)   "
+			       "FAULTS  PGALLOC RECLAIM(ms)"),
+		  "header '%s'", l[0]);
+	cr_expect(strstr(l[1], "25.0      249.88        12       250.00"),
+		  "row '%s'", l[1]);
+	free(txt);
+
+	fixture(&fx, ARGS("--csv"));
+	set_counters(&fx.out, ARGS("cpu-clock", "page-faults", "task-clock"));
+	fx.rows[0].v.counters[0] = 249876543;
+	fx.rows[0].v.counters[2] = 250004999;
+	ss_out_init(&fx.out);
+	txt = render(&fx);
+	cr_assert_eq(lines(txt, l, 16), 3);
+	cr_expect(strstr(l[0], ",cpu_clock_ns,page_faults,task_clock_ns,"
+			       "scaled,"),
+		  "header '%s'", l[0]);
+	cr_expect(strstr(l[0], ",cpu_clock_running_pct,page_faults_running_pct,"
+			       "task_clock_running_pct,"),
+		  "header '%s'", l[0]);
+	expect_field(l[0], l[1], "cpu_clock_ns", "249876543");
+	expect_field(l[0], l[1], "task_clock_ns", "250004999");
+	free(txt);
+}
+
+/* every table header distinct: -M's FAULTS beside -e page-faults */
+Test(output_counters, headers_unique_with_memory)
+{
+	struct fixture fx;
+
+	fixture(&fx, ARGS("-M", "-v"));
+	set_counters(&fx.out, ARGS("cpu-clock", "page-faults", "minor-faults",
+				   "major-faults", "task-clock"));
+	ss_out_init(&fx.out);
+	for (int i = 0; i < fx.out.ncols; i++)
+		for (int j = i + 1; j < fx.out.ncols; j++)
+			if (fx.out.cols[i].fd.head && fx.out.cols[j].fd.head)
+				cr_expect_str_neq(fx.out.cols[i].fd.head,
+						  fx.out.cols[j].fd.head);
+}
+
+/* ---- fitting the table into the terminal (max_width) ------------------ */
+
+/*
+ * With a PMU the default table is 106 wide: in 80 the raw counts behind
+ * IPC and MPKI go, rightmost first, and the note names them
+ */
+Test(output_fit, default_pmu_table_in_80)
+{
+	struct fixture fx;
+	char *txt, *l[16];
+
+	fixture(&fx, NOARGS);
+	set_counters(&fx.out, ARGS("cycles", "instructions", "cache-misses"));
+	fx.rows[0].v.counters[0] = 2000000;
+	fx.rows[0].v.counters[1] = 3000000;
+	fx.rows[0].v.counters[2] = 3000;
+	fx.out.max_width = 80;
+	ss_out_init(&fx.out);
+	txt = render(&fx);
+	cr_assert_eq(lines(txt, l, 16), 4);
+	cr_expect_str_eq(l[0],
+			 "PID     COMM              SWITCH     VOL   INVOL"
+			 "  ONCPU(ms)   %CPU   IPC   MPKI");
+	cr_expect(ends(l[1], "25.0  1.50   1.00"), "row '%s'", l[1]);
+	cr_expect_leq(strlen(l[0]), 80);
+	cr_expect_str_eq(fx.out.fit_dropped, "CYCLES, INSTR, LLC-MISS");
+	free(txt);
+
+	/* no limit: everything, no note */
+	fixture(&fx, NOARGS);
+	set_counters(&fx.out, ARGS("cycles", "instructions", "cache-misses"));
+	ss_out_init(&fx.out);
+	cr_expect_str_eq(fx.out.fit_dropped, "");
+	cr_expect_geq(col_index(&fx.out, "cycles"), 0);
+	cr_expect_not_null(fx.out.cols[col_index(&fx.out, "cycles")].fd.head);
+}
+
+/*
+ * Narrower: COMM is cut to 12 (its head kept, '+' where cut, as top
+ * marks it) before SWITCH and %CPU go; the key columns always stay
+ */
+Test(output_fit, narrow_abbreviates_then_drops)
+{
+	struct fixture fx;
+	char *txt, *l[16];
+
+	fixture(&fx, ARGS("--rate"));
+	strcpy(fx.rows[0].v.comm, "qemu-system-x86");
+	fx.out.max_width = 56;
+	ss_out_init(&fx.out);
+	txt = render(&fx);
+	cr_assert_eq(lines(txt, l, 16), 4);
+	cr_expect_leq(strlen(l[0]), 56, "'%s'", l[0]);
+	cr_expect_str_eq(fx.out.fit_dropped, "SWITCH, SW/s, INVOL/s, %CPU");
+	cr_expect(starts(l[0], "PID     COMM             VOL   INVOL"),
+		  "header '%s'", l[0]);
+	cr_expect(starts(l[1], "1234    qemu-system+      10       2"),
+		  "row '%s'", l[1]);
+	cr_expect(strstr(l[0], "ONCPU(ms)"), "header '%s'", l[0]);
+	cr_expect(!strstr(l[0], "SWITCH") && !strstr(l[0], "SW/s"),
+		  "header '%s'", l[0]);
+	free(txt);
+
+	/* 4 more: COMM gets its 16 back */
+	fixture(&fx, ARGS("--rate"));
+	fx.out.max_width = 60;
+	ss_out_init(&fx.out);
+	txt = render(&fx);
+	cr_assert_eq(lines(txt, l, 16), 4);
+	cr_expect_str_eq(l[0], "PID     COMM                 VOL   INVOL    "
+			       "VOL/s  ONCPU(ms)");
+	free(txt);
+
+	/* too narrow for the key columns: they stay, the line is wider */
+	fixture(&fx, NOARGS);
+	fx.out.max_width = 20;
+	ss_out_init(&fx.out);
+	txt = render(&fx);
+	cr_assert_eq(lines(txt, l, 16), 4);
+	cr_expect_str_eq(l[0], "PID     COMM             VOL   INVOL  "
+			       "ONCPU(ms)");
+	cr_expect_str_eq(fx.out.fit_dropped, "SWITCH, %CPU");
+	free(txt);
+}
+
+/* CSV and JSON are never fitted */
+Test(output_fit, csv_keeps_every_column)
+{
+	struct fixture fx;
+	char *txt, *l[16];
+
+	fixture(&fx, ARGS("--csv"));
+	fx.out.max_width = 20;
+	ss_out_init(&fx.out);
+	txt = render(&fx);
+	cr_assert_eq(lines(txt, l, 16), 3);
+	cr_expect(starts(l[0], csv_core), "header '%s'", l[0]);
+	cr_expect_str_eq(fx.out.fit_dropped, "");
 	free(txt);
 }
 
@@ -1104,5 +1304,24 @@ Test(output_counters, never_ran_is_null_json)
 			      "\"cache_misses\":null,\"ipc\":null,"
 			      "\"mpki\":null,"),
 		  "%s", txt);
+	free(txt);
+}
+
+/* a column abbreviated and then dropped is gone, not shown short */
+Test(output_fit, abbreviated_then_dropped_is_gone)
+{
+	struct fixture fx;
+	char *txt, *l[16];
+
+	fixture(&fx, ARGS("-M"));
+	set_counters(&fx.out, ARGS("cpu-clock", "page-faults"));
+	fx.out.max_width = 60;
+	ss_out_init(&fx.out);
+	txt = render(&fx);
+	cr_assert_eq(lines(txt, l, 16), 4);
+	cr_expect_str_eq(l[0], "PID     COMM             VOL   INVOL  "
+			       "ONCPU(ms) CPU-CLK(ms)");
+	cr_expect_str_eq(fx.out.fit_dropped, "SWITCH, %CPU, PG-FAULTS, FAULTS, "
+					     "PGALLOC, RECLAIM(ms)");
 	free(txt);
 }

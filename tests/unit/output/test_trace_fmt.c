@@ -25,7 +25,7 @@ static void fmt(struct ss_trace_fmt *t, bool csv, bool json, int nr_counters,
 		     : json ? SS_FMT_JSON
 			    : SS_FMT_TABLE);
 	ss_trace_fmt_init(t, &em, false, 1000000000ULL, REAL0 + 1000000000ULL,
-			  nr_counters, ctr_names, na);
+			  nr_counters, ctr_names, na, 0);
 }
 
 static struct ss_trace_event event(void)
@@ -153,7 +153,7 @@ Test(trace_csv, header_without_and_with_counters)
 	h = header(&t);
 	cr_expect_str_eq(h, "time,ts_ns,cpu,prev_pid,prev_tid,prev_comm,"
 			    "prev_state,voluntary,next_tid,next_comm,"
-			    "slice_ns,cpu_clock,page_faults,scaled\n");
+			    "slice_ns,cpu_clock_ns,page_faults,scaled\n");
 	free(h);
 }
 
@@ -248,7 +248,7 @@ Test(trace_json, escapes_comms_and_nulls)
 		    "\"prev_tid\":101,\"prev_comm\":\"q\\\"b\\\\s\\u0001\","
 		    "\"prev_state\":\"S\",\"voluntary\":1,\"next_tid\":202,"
 		    "\"next_comm\":\"0123456789abcdef\",\"slice_ns\":null,"
-		    "\"cpu_clock\":5,\"page_faults\":null,\"scaled\":0}\n");
+		    "\"cpu_clock_ns\":5,\"page_faults\":null,\"scaled\":0}\n");
 	h = header(&t);
 	cr_expect_str_eq(h, "", "JSON has no header line");
 	free(h);
@@ -291,8 +291,12 @@ Test(trace_table, counters_si_na_and_scaled)
 	fmt(&t, false, false, 2, false);
 	got = print(&t, &e, sizeof(e), &ret);
 	cr_expect_eq(ret, 0);
-	/* page-faults is headed FAULTS as in the interval table: width 10 */
-	cr_expect(strstr(got, "  1.23M*        n/a\n") != NULL, "got %s", got);
+	/*
+	 * cpu-clock in us (ns in CSV/JSON), as SLICE(us): "CPU-CLK(us)", 11
+	 * wide; page-faults headed PG-FAULTS as in the interval table: 10
+	 */
+	cr_expect(strstr(got, "   1234.567*        n/a\n") != NULL, "got %s",
+		  got);
 	free(got);
 }
 
@@ -329,4 +333,50 @@ Test(trace_csv, integer_edges)
 		 "1700000003.123456,3123456789,10,99,100,ping,S,1,0,pong,9,"
 		 "18446744073709551615,0,0\n");
 	expect_line(&t, &e, sizeof(e), want);
+}
+
+/* no PMU: the table has no counter columns (97, not 130 wide); CSV keeps */
+Test(trace_table, counters_not_opened_leave_the_table)
+{
+	struct ss_trace_fmt t;
+	struct ss_trace_event e = event();
+	static const char names[SS_MAX_COUNTERS][SS_EVENT_NAME_LEN] = {
+		"cycles", "instructions", "cache-misses"
+	};
+	char *h;
+
+	ss_emit_init(&em, NULL, SS_FMT_TABLE);
+	ss_trace_fmt_init(&t, &em, false, 1000000000ULL, REAL0 + 1000000000ULL,
+			  3, names, true, 0);
+	h = header(&t);
+	cr_expect_str_eq(h,
+			 "TIME(s)         CPU PREV_PID PREV_TID PREV_COMM  "
+			 "      STATE NEXT_TID NEXT_COMM         SLICE(us)\n");
+	free(h);
+	expect_line(&t, &e, sizeof(e),
+		    "2.123456          1 100      101      ping             S "
+		    "    202      pong               1234.567\n");
+
+	/* one missing (cache-misses): only its column goes */
+	e.counters[0] = 2000;
+	e.counters[1] = 1000;
+	e.counter_valid = 0x3;
+	ss_trace_fmt_init(&t, &em, false, 1000000000ULL, REAL0 + 1000000000ULL,
+			  3, names, false, 1ULL << 2);
+	h = header(&t);
+	cr_expect(strstr(h, "SLICE(us)     CYCLES      INSTR\n"), "%s", h);
+	free(h);
+
+	/* CSV: the fields stay, empty */
+	ss_emit_init(&em, NULL, SS_FMT_CSV);
+	ss_trace_fmt_init(&t, &em, false, 1000000000ULL, REAL0 + 1000000000ULL,
+			  3, names, true, 0);
+	h = header(&t);
+	cr_expect(strstr(h, ",slice_ns,cycles,instructions,cache_misses,"
+			    "scaled\n"),
+		  "%s", h);
+	free(h);
+	expect_line(&t, &e, sizeof(e),
+		    "1700000003.123456,3123456789,1,100,101,ping,S,1,202,pong,"
+		    "1234567,,,,\n");
 }
