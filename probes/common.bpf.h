@@ -260,14 +260,17 @@ static __always_inline struct ss_val *ss_rc_val(struct ss_cpu *cpu,
 	e = row_cache.lookup(&idx);
 	if (!e)
 		return ss_current_val(tgid, tid);
-	if (e->task == tag && e->start == start && e->gen == cpu->accum_gen) {
+	cgroup_id = ss_ident_cgroup_id();
+	/* -G: a thread moved to another cgroup charges that one's row now */
+	if (e->task == tag && e->start == start && e->gen == cpu->accum_gen &&
+	    (!SS_PER_CGROUP || e->key.cgroup_id == cgroup_id)) {
 		if (SS_PER_THREAD || tid == tgid) /* renamed since */
 			ss_ident_cur_comm(e->v.comm);
+		e->v.cgroup_id = cgroup_id; /* the row shows the latest */
 		return &e->v;
 	}
 	ss_rc_flush(e);
 	cpu->rc_used |= 1ULL << (idx & 63);
-	cgroup_id = ss_ident_cgroup_id();
 	ss_ident_key(&e->key, tgid, tid, cgroup_id, &leader);
 	__builtin_memset(&e->v, 0, sizeof(e->v));
 	ss_ident_comm(e->v.comm, tgid, tid, leader);
