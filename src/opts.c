@@ -145,6 +145,9 @@ static const struct opt_def opt_table[] = {
 	FLAG(0, "blame", blame,
 	     "run-queue delay of each task split by the tasks\n"
 	     "that ran on its CPU meanwhile (who delayed whom)"),
+	FLAG(0, "offcpu", offcpu,
+	     "off-CPU time split by the state the task left\n"
+	     "the CPU in: S, D, D killable, I/O, I, T, t, R"),
 	{ .name = "csv",
 	  .kind = OPT_FLAG,
 	  FIELD(csv),
@@ -690,6 +693,9 @@ int ss_parse_opts(int argc, char **argv, struct ss_opts *o, FILE *out,
 			   "--top shows the interval table only: not with "
 			   "--trace, -H, --blame, --check or -q%s%s",
 			   "", NULL);
+	if (o->offcpu && o->trace)
+		return bad(err, "--offcpu and --trace are exclusive%s%s", "",
+			   NULL);
 	if (o->listen && o->trace)
 		return bad(err, "--listen and --trace are exclusive%s%s", "",
 			   NULL);
