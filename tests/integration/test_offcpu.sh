@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# test_offcpu.sh - --offcpu: off-CPU time by reason against what a workload
+# measured of itself.
+#
+# This kernel has no schedstats split of sleep and block time, so the
+# oracle is tests/workloads/offreasons: it times each of its blocking
+# calls with CLOCK_MONOTONIC (nanosleep: S; vfork, the parent waiting in
+# D killable; raise(SIGSTOP) held by a helper: T; ptrace signal-delivery
+# stops held by a tracer: t; every wait for its children: S), and its
+# run-queue wait is what is left of its window after its on-CPU time
+# (CLOCK_THREAD_CPUTIME_ID) and that blocking: R, mostly from two phases
+# per round spun beside a hog pinned to the same CPU.  At the end it
+# prints its figures and stops itself; the tool is stopped while it is
+# frozen, so the tool's T holds that last stop too, from the workload's
+# end to the tool's last interval edge (converted from CLOCK_REALTIME),
+# and is taken off.  The workload's first wait (for the go) began before
+# the tool, which times only spans it saw begin.
+#  1. -p PID, CSV, -i 300 (spans cross many interval edges): each of S,
+#     D (killable on the raw path), T, t, R within 2 % of the workload's;
+#     on-CPU + every off-CPU reason within 2 % of the window.
+#  2. The same in one row per thread (-L, -t TID) and NDJSON.
+. "$(dirname "$0")/lib.sh"
+need_root
+[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
+
+ROUNDS=4
+PHASE_MS=100
+
+# run NAME FORMAT ARGS...: one workload run under switchstat --offcpu ARGS
+# (the workload's pid substituted for @PID); its figures in $T/NAME.wl
+run() {
+	local name=$1 i
+	shift
+	rm -f "$T/go.fifo"
+	mkfifo "$T/go.fifo"
+	"$WORKLOADS/offreasons" "$T/go.fifo" $ROUNDS $PHASE_MS >"$T/$name.wl" &
+	WL=$!
+	BG_PIDS+=("$WL")
+	local args=()
+	for a in "$@"; do args+=("${a//@PID/$WL}"); done
+	start_tool "$name" --offcpu --no-counters -i 300 "${args[@]}"
+	echo g >"$T/go.fifo"
+	for i in $(seq 1 600); do # the workload is frozen when its line is out
+		[ -s "$T/$name.wl" ] &&
+			grep -q '^State:.*stopped' /proc/$WL/status 2>/dev/null && break
+		sleep 0.05
+	done
+	[ -s "$T/$name.wl" ] || fail "$name: the workload did not finish"
+	sleep 0.7 # two more interval edges with it frozen
+	kill -INT "$TOOL_PID"
+	wait_tool
+	kill -KILL "$WL" 2>/dev/null
+	wait "$WL" 2>/dev/null
+}
+
+# compare NAME FORMAT: the tool's figures against the workload's
+compare() {
+	python3 - "$T/$1.out" "$T/$1.wl" "$2" "$(raw_path)" <<'PY'
+import csv, json, sys, time
+out, wl, fmt, raw = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1"
+go, end, s, d, stop, traced, runq, cpu, pin = map(int, open(wl).read().split())
+# CLOCK_REALTIME - CLOCK_MONOTONIC, to place the tool's interval ends
+off = time.clock_gettime_ns(time.CLOCK_REALTIME) - time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+if fmt == "csv":
+    rows = list(csv.DictReader(open(out, encoding="latin-1")))
+else:
+    rows = [json.loads(l) for l in open(out, encoding="utf-8") if l.startswith("{")]
+    rows = [r for r in rows if r.get("type") == "row"]
+if not rows:
+    sys.exit("no rows")
+tot = lambda k: sum(int(r[k] or 0) for r in rows)
+last_end = max(float(r["time"]) for r in rows) * 1e9 - off
+frozen = last_end - end
+t = {k: tot("offcpu_" + k + "_ns") for k in
+     ("sleep", "block", "killable", "iowait", "idle", "stopped", "traced", "runq", "other")}
+oncpu, offcpu = tot("oncpu_ns"), tot("offcpu_ns")
+dd = t["block"] + t["killable"] + t["iowait"]
+checks = [
+    ("S", t["sleep"], s),
+    ("D", dd, d + pin),
+    ("T", t["stopped"] - frozen, stop),
+    ("t", t["traced"], traced),
+    ("R", t["runq"], runq),
+    ("on+off", oncpu + offcpu - frozen, end - go),
+]
+if raw:
+    checks.append(("D killable", t["killable"], d))
+bad = 0
+for name, got, want in checks:
+    err = (got - want) / want * 100 if want else float("inf")
+    ok = abs(err) <= 2.0
+    bad += not ok
+    print("  %-10s tool %10.3f ms  workload %10.3f ms  %+6.2f %%%s" %
+          (name, got / 1e6, want / 1e6, err, "" if ok else "  <-- over 2 %"))
+print("  (on-CPU %.3f ms by the tool, %.3f ms CLOCK_THREAD_CPUTIME; frozen %.1f ms taken off T;"
+      " rows %d, other reasons %.3f ms; D of sched_setaffinity %.3f ms, tool's D not killable %.3f ms)" %
+      (oncpu / 1e6, cpu / 1e6, frozen / 1e6, len(rows), (t["idle"] + t["other"]) / 1e6, pin / 1e6, t["block"] / 1e6))
+if sum(int(r["offcpu_ns"] or 0) != sum(int(r[k] or 0) for k in r if k.startswith("offcpu_") and k != "offcpu_ns") for r in rows):
+    sys.exit("a row's reasons do not add up to its offcpu_ns")
+sys.exit(1 if bad else 0)
+PY
+}
+
+raw_path() {
+	[ -n "${RAWP:-}" ] || RAWP=$("$SWITCHSTAT" -v -d 1 --no-counters -n 1 2>&1 |
+		grep -q 'sched tracepoints: raw' && echo 1 || echo 0)
+	echo "$RAWP"
+}
+raw_path >/dev/null
+
+info "1. -p, CSV (raw path: $(raw_path))"
+run p --csv -p @PID
+compare p csv || fail "--offcpu -p: a reason off by more than 2 % (uptime: $(uptime))"
+
+info "2. -L -t, NDJSON"
+run t --json -L -t @PID
+compare t json || fail "--offcpu -L -t: a reason off by more than 2 % (uptime: $(uptime))"
+
+pass "off-CPU reasons within 2 % of what the workload measured"
