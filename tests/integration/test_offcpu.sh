@@ -19,8 +19,14 @@
 #  1. -p PID, CSV, -i 300 (spans cross many interval edges): each of S,
 #     D (killable on the raw path), T, t, R within 2 % of the workload's;
 #     on-CPU + every off-CPU reason within 2 % of the window.
+#     The exporter (--listen, --metrics-per-process, scraped while the
+#     workload is frozen) has the same totals per state as the CSV rows.
 #  2. The same in one row per thread (-L, -t TID) and NDJSON.
+#  3. -G, the workload in a cgroup of its own (its helpers too: they are
+#     its children): the cgroup's D killable and t are the workload's
+#     (no helper waits so), within 2 %, in CSV and in the exporter.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/prom_lib.sh"
 need_root
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
 
@@ -37,6 +43,7 @@ run() {
 	"$WORKLOADS/offreasons" "$T/go.fifo" $ROUNDS $PHASE_MS >"$T/$name.wl" &
 	WL=$!
 	BG_PIDS+=("$WL")
+	[ -n "${MOVE_TO:-}" ] && cg_move "$WL" "$MOVE_TO"
 	local args=()
 	for a in "$@"; do args+=("${a//@PID/$WL}"); done
 	start_tool "$name" --offcpu --no-counters -i 300 "${args[@]}"
@@ -48,17 +55,22 @@ run() {
 	done
 	[ -s "$T/$name.wl" ] || fail "$name: the workload did not finish"
 	sleep 0.7 # two more interval edges with it frozen
+	[ -n "${PORT:-}" ] && { scrape "$PORT" >"$T/$name.prom" || fail "scrape"; }
 	kill -INT "$TOOL_PID"
 	wait_tool
 	kill -KILL "$WL" 2>/dev/null
 	wait "$WL" 2>/dev/null
 }
 
-# compare NAME FORMAT: the tool's figures against the workload's
+# compare NAME FORMAT [SELECTOR]: the tool's figures against the
+# workload's; with SELECTOR (a label of the exporter's series, or a
+# cgroup path for -G), its exporter series against the rows too
 compare() {
-	python3 - "$T/$1.out" "$T/$1.wl" "$2" "$(raw_path)" <<'PY'
+	python3 - "$T/$1.out" "$T/$1.wl" "$2" "$(raw_path)" "${3:-}" "$T/$1.prom" <<'PY'
 import csv, json, sys, time
 out, wl, fmt, raw = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1"
+sel, promf = sys.argv[5], sys.argv[6]
+cgroup = sel if sel.startswith("/") else None
 go, end, s, d, stop, traced, runq, cpu, pin = map(int, open(wl).read().split())
 # CLOCK_REALTIME - CLOCK_MONOTONIC, to place the tool's interval ends
 off = time.clock_gettime_ns(time.CLOCK_REALTIME) - time.clock_gettime_ns(time.CLOCK_MONOTONIC)
@@ -67,6 +79,8 @@ if fmt == "csv":
 else:
     rows = [json.loads(l) for l in open(out, encoding="utf-8") if l.startswith("{")]
     rows = [r for r in rows if r.get("type") == "row"]
+if cgroup:
+    rows = [r for r in rows if r["cgroup"] == cgroup]
 if not rows:
     sys.exit("no rows")
 tot = lambda k: sum(int(r[k] or 0) for r in rows)
@@ -76,7 +90,7 @@ t = {k: tot("offcpu_" + k + "_ns") for k in
      ("sleep", "block", "killable", "iowait", "idle", "stopped", "traced", "runq", "other")}
 oncpu, offcpu = tot("oncpu_ns"), tot("offcpu_ns")
 dd = t["block"] + t["killable"] + t["iowait"]
-checks = [
+checks = [] if cgroup else [
     ("S", t["sleep"], s),
     ("D", dd, d + pin),
     ("T", t["stopped"] - frozen, stop),
@@ -86,6 +100,10 @@ checks = [
 ]
 if raw:
     checks.append(("D killable", t["killable"], d))
+if cgroup:
+    checks.append(("t", t["traced"], traced))
+    if not raw:
+        checks.append(("D", dd, d + pin))
 bad = 0
 for name, got, want in checks:
     err = (got - want) / want * 100 if want else float("inf")
@@ -98,6 +116,18 @@ print("  (on-CPU %.3f ms by the tool, %.3f ms CLOCK_THREAD_CPUTIME; frozen %.1f 
       (oncpu / 1e6, cpu / 1e6, frozen / 1e6, len(rows), (t["idle"] + t["other"]) / 1e6, pin / 1e6, t["block"] / 1e6))
 if sum(int(r["offcpu_ns"] or 0) != sum(int(r[k] or 0) for k in r if k.startswith("offcpu_") and k != "offcpu_ns") for r in rows):
     sys.exit("a row's reasons do not add up to its offcpu_ns")
+if sel:  # the exporter: the same totals, scraped while it was frozen
+    want = ('cgroup="%s"' % sel) if cgroup else sel
+    got = {}
+    for line in open(promf, encoding="utf-8", errors="replace"):
+        if line.startswith("switchstat_offcpu_state_seconds_total{") and want in line:
+            st = line.split('state="')[1].split('"')[0]
+            got[st] = got.get(st, 0) + float(line.rsplit(" ", 1)[1]) * 1e9
+    for st in ("sleep", "killable", "traced", "runq"):
+        if abs(got.get(st, -1e18) - t[st]) > 1e3:  # the exposition's ns digits
+            bad += 1
+            print("  exporter %s: %.0f ns, rows %d ns  <-- differ" % (st, got.get(st, -1), t[st]))
+    print("  exporter: the %d states equal the rows' totals" % len(got))
 sys.exit(1 if bad else 0)
 PY
 }
@@ -109,12 +139,21 @@ raw_path() {
 }
 raw_path >/dev/null
 
-info "1. -p, CSV (raw path: $(raw_path))"
-run p --csv -p @PID
-compare p csv || fail "--offcpu -p: a reason off by more than 2 % (uptime: $(uptime))"
+info "1. -p, CSV and the exporter (raw path: $(raw_path))"
+PORT=$(free_port)
+run p --csv -p @PID --listen "$PORT" --metrics-per-process
+compare p csv "pid=\"$WL\"" ||
+	fail "--offcpu -p: a reason off by more than 2 % (uptime: $(uptime))"
+PORT=""
 
 info "2. -L -t, NDJSON"
 run t --json -L -t @PID
 compare t json || fail "--offcpu -L -t: a reason off by more than 2 % (uptime: $(uptime))"
+
+info "3. -G, the workload in its own cgroup, CSV and the exporter"
+cg_make offcpu
+PORT=$(free_port)
+MOVE_TO=$CG run g --csv -G --listen "$PORT"
+compare g csv "$CG" || fail "--offcpu -G: off by more than 2 % (uptime: $(uptime))"
 
 pass "off-CPU reasons within 2 % of what the workload measured"
