@@ -244,6 +244,8 @@ static const char examples[] =
 	"    switchstat -e cpu-clock,page-faults   # software counters per "
 	"process\n"
 	"    switchstat --hist runq -P # run-queue latency per process\n"
+	"    switchstat --offcpu -L -p 185 # why its threads wait: off-CPU "
+	"time by state\n"
 	"    switchstat -G -M          # per cgroup, with memory events\n"
 	"    switchstat --csv -d 10 > out.csv      # for scripts\n"
 	"    switchstat --top -L       # live view; keys: h\n";
