@@ -26,6 +26,7 @@
 #define SWITCHSTAT_OFFCPU_BPF_H
 
 #include "common.bpf.h"
+#include "hist.bpf.h"
 #include "identity.bpf.h"
 #include "offcpu_shared.h"
 #include "select.bpf.h"
@@ -212,6 +213,8 @@ static __always_inline void ss_off_arrive(struct ss_cpu *cpu, __u64 now,
 	t->since = 0;
 	if (now > from)
 		ss_off_charge(t, gen, t->reason, now - from);
+	if (now > since) /* --hist offcpu-*: the whole span */
+		SS_HIST_OFFSTATE_END(tid, t->reason, now - since);
 }
 
 /*

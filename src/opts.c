@@ -123,8 +123,11 @@ static const struct opt_def opt_table[] = {
 	  FIELD(no_counters),
 	  .hidden_from_synopsis = true },
 	WORD(0, "hist", "KINDS", hist, parse_hist, "histogram kind",
-	     "oncpu, offcpu, runq (comma list)",
-	     "log2 histograms: oncpu,offcpu,runq (comma list)"),
+	     "oncpu, offcpu, runq, offcpu-S, offcpu-D, offcpu-IO, "
+	     "offcpu-T or offcpu-R (comma list)",
+	     "log2 histograms: oncpu,offcpu,runq (comma list);\n"
+	     "with --offcpu also by state: offcpu-S,\n"
+	     "offcpu-D, offcpu-IO, offcpu-T, offcpu-R"),
 	FLAG('H', "hist-only", hist_only,
 	     "histograms without the per-process table"),
 	FLAG('m', "milliseconds", milliseconds,
@@ -694,6 +697,13 @@ int ss_parse_opts(int argc, char **argv, struct ss_opts *o, FILE *out,
 		return bad(err,
 			   "--top shows the interval table only: not with "
 			   "--trace, -H, --blame, --check or -q%s%s",
+			   "", NULL);
+	if ((o->hist & (SS_HIST_OFF_S | SS_HIST_OFF_D | SS_HIST_OFF_IO |
+			SS_HIST_OFF_T | SS_HIST_OFF_R)) &&
+	    !o->offcpu)
+		return bad(err,
+			   "--hist offcpu-S, offcpu-D, offcpu-IO, offcpu-T and "
+			   "offcpu-R need --offcpu%s%s",
 			   "", NULL);
 	if (o->offcpu && o->trace)
 		return bad(err, "--offcpu and --trace are exclusive%s%s", "",

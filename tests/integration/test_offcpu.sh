@@ -22,6 +22,11 @@
 #     The exporter (--listen, --metrics-per-process, scraped while the
 #     workload is frozen) has the same totals per state as the CSV rows.
 #  2. The same in one row per thread (-L, -t TID) and NDJSON.
+#  4. --hist offcpu-S,offcpu-D,offcpu-T -P (NDJSON): each state's
+#     histogram has in its 65536-131071 us slot exactly as many spans as
+#     the workload timed of that state and length (the 100 ms nanosleeps,
+#     vforks, SIGSTOPs and ptrace stops, and a move to CPU 0 that waited
+#     that long); and the rows as in 1.
 #  3. -G, the workload in a cgroup of its own (its helpers too: they are
 #     its children): the cgroup's D killable and t are the workload's
 #     (no helper waits so), within 2 %, in CSV and in the exporter.
@@ -71,7 +76,7 @@ import csv, json, sys, time
 out, wl, fmt, raw = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1"
 sel, promf = sys.argv[5], sys.argv[6]
 cgroup = sel if sel.startswith("/") else None
-go, end, s, d, stop, traced, runq, cpu, pin = map(int, open(wl).read().split())
+go, end, s, d, stop, traced, runq, cpu, pin = map(int, open(wl).read().split()[:9])
 # CLOCK_REALTIME - CLOCK_MONOTONIC, to place the tool's interval ends
 off = time.clock_gettime_ns(time.CLOCK_REALTIME) - time.clock_gettime_ns(time.CLOCK_MONOTONIC)
 if fmt == "csv":
@@ -149,6 +154,24 @@ PORT=""
 info "2. -L -t, NDJSON"
 run t --json -L -t @PID
 compare t json || fail "--offcpu -L -t: a reason off by more than 2 % (uptime: $(uptime))"
+
+info "4. --hist offcpu-S,offcpu-D,offcpu-T -P, NDJSON"
+run h --json -p @PID -P --hist offcpu-S,offcpu-D,offcpu-T,offcpu-R
+compare h json || fail "--offcpu --hist: a reason off by more than 2 %"
+python3 - "$T/h.out" "$T/h.wl" <<'PY' || fail "--hist offcpu-*: spans not in their state's slot"
+import json, sys
+ns, nd, nt = map(int, open(sys.argv[2]).read().split()[9:12])
+n = {}
+for l in open(sys.argv[1], encoding="utf-8"):
+    if not l.startswith("{"):
+        continue
+    r = json.loads(l)
+    if r.get("type") == "hist" and r["low"] == 65536:
+        n[r["kind"]] = n.get(r["kind"], 0) + r["count"]
+want = {"offcpu-S": ns, "offcpu-D": nd, "offcpu-T": nt}
+print("  spans of 65-131 ms per state histogram: %s (want %s)" % (n, want))
+sys.exit(0 if all(n.get(k, 0) == v for k, v in want.items()) else 1)
+PY
 
 info "3. -G, the workload in its own cgroup, CSV and the exporter"
 cg_make offcpu

@@ -583,7 +583,11 @@ Test(opts, error_invalid_values)
 				      "switch, vol, invol or pid");
 	expect_msg(ARGS("--hist", "oncpu,bogus"),
 		   "invalid histogram kind 'oncpu,bogus': want oncpu, offcpu, "
-		   "runq (comma list)");
+		   "runq, offcpu-S, offcpu-D, offcpu-IO, offcpu-T or offcpu-R "
+		   "(comma list)");
+	expect_msg(ARGS("--hist", "offcpu-S"),
+		   "--hist offcpu-S, offcpu-D, offcpu-IO, offcpu-T and "
+		   "offcpu-R need --offcpu");
 	expect_msg(ARGS("--map-entries", "1023"),
 		   "invalid map size '1023': want 1024..4194304");
 	expect_msg(ARGS("-e", ""), "empty event list");

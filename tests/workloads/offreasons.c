@@ -14,8 +14,18 @@
  * left: the window's wall time less its on-CPU time
  * (CLOCK_THREAD_CPUTIME_ID) less the timed blocking.  Prints one line
  *   go_ns end_ns sleep_ns d_ns stop_ns traced_ns runq_ns cpu_ns pin_ns
+ *   n_s n_d n_t
+ * (the blocking times are each call's wall time less its on-CPU time;
+ * n_*: timed calls of S, D and T/t whose off-CPU time is in the log2 slot
+ * 65536-131071 us, for --hist offcpu-*)
  * (pin_ns: the sched_setaffinity() calls that moved it to CPU 0, which
  * wait uninterruptibly (D) for the move and, behind the hog, for CPU 0)
+ *
+ * It runs SCHED_RR (priority 1, where allowed), and so do its children
+ * (the hog, the helpers), so other load on the machine neither preempts
+ * it inside a timed call (that wait would be R to the tracer and S, D...
+ * to its own clock) nor delays its wakeups: its R is the hog's
+ * round-robin slices (and RT throttling).
  * (CLOCK_MONOTONIC ns; the window is go..end) and stops itself
  * (SIGSTOP): frozen, the test reads the tool and tears it down.
  */
@@ -44,6 +54,33 @@ static uint64_t now_ns(clockid_t c)
 
 static uint64_t phase_ns;
 static uint64_t sleep_ns, d_ns, stop_ns, traced_ns, pin_ns;
+/* timed calls whose off-CPU time is in the log2 slot 65536-131071 us */
+static int n_s, n_d, n_t;
+
+/* a timed blocking call: its start, wall and on-CPU clocks */
+struct timed {
+	uint64_t wall, cpu;
+};
+
+static struct timed t_start(void)
+{
+	return (struct timed){ now_ns(CLOCK_MONOTONIC),
+			       now_ns(CLOCK_THREAD_CPUTIME_ID) };
+}
+
+/*
+ * The call's off-CPU time (wall less on-CPU) into *@sum, and into *@n if
+ * it lies in the 65536-131071 us slot.
+ */
+static void t_end(struct timed t, uint64_t *sum, int *n)
+{
+	uint64_t off = (now_ns(CLOCK_MONOTONIC) - t.wall) -
+		       (now_ns(CLOCK_THREAD_CPUTIME_ID) - t.cpu);
+
+	*sum += off;
+	if (n && off >= 65536000ULL && off < 131072000ULL)
+		(*n)++;
+}
 
 static void sleep_phase(void)
 {
@@ -57,12 +94,12 @@ static void sleep_phase(void)
 /* waitpid timed as S */
 static void wait_child(pid_t pid, int flags)
 {
-	uint64_t t = MONO();
+	struct timed t = t_start();
 	int st;
 
 	while (waitpid(pid, &st, flags) < 0)
 		;
-	sleep_ns += MONO() - t;
+	t_end(t, &sleep_ns, &n_s);
 }
 
 static void pin(int cpu)
@@ -79,6 +116,15 @@ static void pin(int cpu)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
+/* SCHED_RR priority 1 (@reset: children return to SCHED_OTHER); 0 or -1 */
+static int rt(int reset)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+
+	return sched_setscheduler(
+		0, SCHED_RR | (reset ? SCHED_RESET_ON_FORK : 0), &sp);
+}
+
 static void on_usr1(int sig)
 {
 	(void)sig;
@@ -89,7 +135,8 @@ int main(int argc, char **argv)
 	int rounds = argc > 2 ? atoi(argv[2]) : 4;
 	pid_t self = getpid(), hog, helper, tracer;
 	int cmd[2], ready[2], fd;
-	uint64_t go, end, cpu0, t;
+	uint64_t go, end, cpu0;
+	struct timed t;
 	char c;
 
 	if (argc < 2 || rounds < 1)
@@ -101,6 +148,7 @@ int main(int argc, char **argv)
 	if (fd < 0 || read(fd, &c, 1) != 1)
 		return 1;
 	close(fd);
+	rt(0); /* inherited by the children */
 	go = MONO();
 	cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
 
@@ -128,31 +176,31 @@ int main(int argc, char **argv)
 	for (int r = 0; r < rounds; r++) {
 		pid_t child;
 
-		t = MONO(); /* S */
+		t = t_start(); /* S */
 		sleep_phase();
-		sleep_ns += MONO() - t;
+		t_end(t, &sleep_ns, &n_s);
 
-		t = MONO(); /* D: vfork waits for the child's exit, killable */
+		t = t_start(); /* D: vfork waits for the child's exit, killable */
 		child = vfork();
 		if (!child) {
 			sleep_phase();
 			_exit(0);
 		}
-		d_ns += MONO() - t;
+		t_end(t, &d_ns, &n_d);
 		wait_child(child, 0);
 
 		if (write(cmd[1], "c", 1) != 1) /* T */
 			return 1;
-		t = MONO();
+		t = t_start();
 		raise(SIGSTOP);
-		stop_ns += MONO() - t;
+		t_end(t, &stop_ns, &n_t);
 
 		kill(hog, SIGCONT); /* R: beside the hog on CPU 0 */
-		t = MONO();
+		t = t_start();
 		pin(0); /* from another CPU: waits (D) to be moved */
-		pin_ns += MONO() - t;
-		t = MONO();
-		while (MONO() - t < 2 * phase_ns)
+		t_end(t, &pin_ns, &n_d);
+		t = t_start();
+		while (MONO() - t.wall < 2 * phase_ns)
 			;
 		pin(-1);
 		kill(hog, SIGSTOP);
@@ -174,14 +222,14 @@ int main(int argc, char **argv)
 		}
 		_exit(0); /* detaches */
 	}
-	t = MONO();
+	t = t_start();
 	if (read(ready[0], &c, 1) != 1)
 		return 1;
-	sleep_ns += MONO() - t;
+	t_end(t, &sleep_ns, &n_s);
 	for (int r = 0; r < rounds; r++) {
-		t = MONO();
+		t = t_start();
 		raise(SIGUSR1);
-		traced_ns += MONO() - t;
+		t_end(t, &traced_ns, &n_t);
 	}
 	wait_child(tracer, 0);
 	kill(hog, SIGKILL);
@@ -195,12 +243,12 @@ int main(int argc, char **argv)
 	uint64_t blocked = sleep_ns + d_ns + stop_ns + traced_ns + pin_ns;
 	uint64_t runq = wall > cpu + blocked ? wall - cpu - blocked : 0;
 
-	printf("%llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
+	printf("%llu %llu %llu %llu %llu %llu %llu %llu %llu %d %d %d\n",
 	       (unsigned long long)go, (unsigned long long)end,
 	       (unsigned long long)sleep_ns, (unsigned long long)d_ns,
 	       (unsigned long long)stop_ns, (unsigned long long)traced_ns,
 	       (unsigned long long)runq, (unsigned long long)cpu,
-	       (unsigned long long)pin_ns);
+	       (unsigned long long)pin_ns, n_s, n_d, n_t);
 	fflush(stdout);
 	raise(SIGSTOP); /* frozen: the window is over */
 	return 0;
