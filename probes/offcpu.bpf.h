@@ -47,6 +47,8 @@ BPF_HASH(offcpu_b, struct ss_key, struct ss_off_val, SS_MAP_ENTRIES);
 BPF_HASH(offcpu_task, __u32, struct ss_off_task, SS_MAP_ENTRIES);
 BPF_ARRAY(offcpu_edge, struct ss_off_edge, 2);
 
+#include "wakers.bpf.h" /* uses offcpu_task */
+
 /* marker: the thread's last switch (it exits), no span */
 #define SS_OFF_DEAD SS_OFF_MAX
 
@@ -193,8 +195,12 @@ static __always_inline void ss_off_arrive(struct ss_cpu *cpu, __u64 now,
 	__u32 idx;
 	int gen;
 
-	if (!t || !t->since)
+	if (!t)
 		return;
+	if (!t->since) { /* not seen leaving: its waker is not this span's */
+		SS_WAKERS_FORGET(t);
+		return;
+	}
 	since = t->since;
 	gen = cpu->accum_gen & 1;
 	idx = gen;
@@ -213,8 +219,10 @@ static __always_inline void ss_off_arrive(struct ss_cpu *cpu, __u64 now,
 	t->since = 0;
 	if (now > from)
 		ss_off_charge(t, gen, t->reason, now - from);
-	if (now > since) /* --hist offcpu-*: the whole span */
+	if (now > since) { /* --hist offcpu-*, --wakers: the whole span */
 		SS_HIST_OFFSTATE_END(tid, t->reason, now - since);
+		SS_WAKERS_ARRIVE(tid, t, now - since);
+	}
 }
 
 /*

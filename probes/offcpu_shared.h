@@ -56,7 +56,15 @@ struct ss_off_task {
 	__u32 reason; /* enum ss_off_reason of the open span */
 	__u32 xreason; /* ... of the xfrom..xto part */
 	__u32 dead; /* 1: its last switch was seen: the host deletes it */
-	__u32 pad;
+	/*
+	 * --wakers: who woke it last (wk_kind + 1; 0: no wakeup noted since
+	 * its last span ended), set at sched_waking, used at its switch-in
+	 */
+	__u32 wk_kind;
+	__u64 wk_cgroup;
+	__u32 wk_tgid;
+	__u32 wk_tid;
+	char wk_comm[SS_COMM_LEN];
 };
 
 /* The time of each interval's edge (map offcpu_edge, [gen & 1]). */

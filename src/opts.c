@@ -151,6 +151,9 @@ static const struct opt_def opt_table[] = {
 	FLAG(0, "offcpu", offcpu,
 	     "off-CPU time split by the state the task left\n"
 	     "the CPU in: S, D, D killable, I/O, I, T, t, R"),
+	FLAG(0, "wakers", wakers,
+	     "after each interval, each task's wakers (tasks;\n"
+	     "timer, irq, softirq) with the off-CPU time they ended"),
 	{ .name = "csv",
 	  .kind = OPT_FLAG,
 	  FIELD(csv),
@@ -705,9 +708,9 @@ int ss_parse_opts(int argc, char **argv, struct ss_opts *o, FILE *out,
 			   "--hist offcpu-S, offcpu-D, offcpu-IO, offcpu-T and "
 			   "offcpu-R need --offcpu%s%s",
 			   "", NULL);
-	if (o->offcpu && o->trace)
-		return bad(err, "--offcpu and --trace are exclusive%s%s", "",
-			   NULL);
+	if ((o->offcpu || o->wakers) && o->trace)
+		return bad(err, "--offcpu and --wakers are not for --trace%s%s",
+			   "", NULL);
 	if (o->listen && o->trace)
 		return bad(err, "--listen and --trace are exclusive%s%s", "",
 			   NULL);

@@ -67,6 +67,7 @@ struct ss_opts {
 	bool check; /* --check: print the accounting closure */
 	bool blame; /* --blame: run-queue delay by culprit */
 	bool offcpu; /* --offcpu: off-CPU time by reason */
+	bool wakers; /* --wakers: who woke each task */
 	bool idle; /* --idle: show each CPU's idle task */
 	bool rate; /* --rate: switches per second too (pidstat -w) */
 	uint32_t map_entries; /* --map-entries; 0 = sized from pid_max */

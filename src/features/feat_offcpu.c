@@ -60,7 +60,8 @@ static int offcpu_configure(struct ss_app *app, void *vst)
 {
 	struct offcpu_state *st = vst;
 
-	if (!app->o.offcpu)
+	/* --wakers attributes the spans of the --offcpu probe */
+	if (!app->o.offcpu && !app->o.wakers)
 		return 0;
 	if (ss_app_define(app, "SS_OFFCPU", 1)) {
 		ss_diag("too many BPF cflags");
@@ -191,7 +192,7 @@ static int offcpu_attach(struct ss_app *app, void *vst)
 {
 	struct offcpu_state *st = vst;
 
-	if (!app->o.offcpu)
+	if (!app->o.offcpu && !app->o.wakers)
 		return 0;
 	st->acc_fd[0] = ss_bpf_map_fd(&app->bpf, "offcpu");
 	st->acc_fd[1] = ss_bpf_map_fd(&app->bpf, "offcpu_b");

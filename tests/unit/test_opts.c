@@ -543,7 +543,7 @@ Test(opts, every_usage_option_is_parsed)
 		}
 		run_free(&r);
 	}
-	cr_expect_eq(seen, 35, "usage shows %d options besides -h/--version",
+	cr_expect_eq(seen, 36, "usage shows %d options besides -h/--version",
 		     seen);
 	free(usage);
 }
@@ -731,7 +731,9 @@ Test(opts, error_exclusive_combinations)
 	expect_msg(ARGS("--listen", "9100", "--trace"),
 		   "--listen and --trace are exclusive");
 	expect_msg(ARGS("--offcpu", "--trace"),
-		   "--offcpu and --trace are exclusive");
+		   "--offcpu and --wakers are not for --trace");
+	expect_msg(ARGS("--wakers", "--trace"),
+		   "--offcpu and --wakers are not for --trace");
 	expect_msg(ARGS("--top", "--trace"),
 		   "--top shows the interval table only: not with --trace, "
 		   "-H, --blame, --check or -q");

@@ -4,8 +4,8 @@
  * its own blocking calls with CLOCK_MONOTONIC (the test's oracle).
  *
  * Usage: offreasons FIFO [ROUNDS [PHASE_MS]]  (default 4 rounds, 100 ms)
- * Waits until a writer opens FIFO and writes a byte (not timed: before
- * the window), then ROUNDS times: nanosleep (S); vfork a child that
+ * Waits until a writer opens FIFO (its open blocks since before the tool
+ * started, so neither times it), then ROUNDS times: nanosleep (S); vfork a child that
  * sleeps (the parent waits in D, TASK_KILLABLE); raise(SIGSTOP), a helper
  * sends SIGCONT a phase later (T); spin 2 phases pinned to CPU 0 beside a
  * hog pinned there (R: preempted).  Then a helper ptrace-seizes it and
@@ -145,9 +145,9 @@ int main(int argc, char **argv)
 	signal(SIGUSR1, on_usr1);
 	prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY); /* Yama, where it is on */
 	fd = open(argv[1], O_RDONLY);
-	if (fd < 0 || read(fd, &c, 1) != 1)
+	if (fd < 0) /* blocks until the writer opens: the go; kept open,
+		     * so the writer's byte is not a write to no reader */
 		return 1;
-	close(fd);
 	rt(0); /* inherited by the children */
 	go = MONO();
 	cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
