@@ -40,7 +40,19 @@ static const char *const wk_tps[] = {
 	"sched_waking",
 };
 
+/* their probe functions (kept by the host as the programs' names) */
+static const char *const wk_fns[] = {
+	"raw_tracepoint__hrtimer_expire_exit",
+	"raw_tracepoint__irq_handler_exit",
+	"raw_tracepoint__softirq_exit",
+	"raw_tracepoint__hrtimer_expire_entry",
+	"raw_tracepoint__irq_handler_entry",
+	"raw_tracepoint__softirq_entry",
+	"raw_tracepoint__sched_waking",
+};
+
 #define WK_NTPS (sizeof(wk_tps) / sizeof(wk_tps[0]))
+_Static_assert(sizeof(wk_fns) == sizeof(wk_tps), "one function per tracepoint");
 
 struct wk_row {
 	struct ss_waker_key k;
@@ -89,16 +101,16 @@ static int wakers_configure(struct ss_app *app, void *st)
 static int wakers_attach(struct ss_app *app, void *st)
 {
 	struct wakers_state *ws = st;
-	char err[SS_ERR_LEN], fn[64];
+	char err[SS_ERR_LEN];
 
 	if (!app->o.wakers)
 		return 0;
 	for (size_t i = 0; i < WK_NTPS; i++) {
 		int fd, lfd;
 
-		snprintf(fn, sizeof(fn), "raw_tracepoint__%s", wk_tps[i]);
-		fd = ss_bpf_load(&app->bpf, fn, BPF_PROG_TYPE_RAW_TRACEPOINT,
-				 err, sizeof(err));
+		fd = ss_bpf_load(&app->bpf, wk_fns[i],
+				 BPF_PROG_TYPE_RAW_TRACEPOINT, err,
+				 sizeof(err));
 		if (fd < 0) {
 			ss_diag("%s", err);
 			return 1;
