@@ -63,6 +63,12 @@ static int offcpu_configure(struct ss_app *app, void *vst)
 	/* --wakers attributes the spans of the --offcpu probe */
 	if (!app->o.offcpu && !app->o.wakers)
 		return 0;
+	/*
+	 * spans end at every switch-in, also one the kernel does not report
+	 * (sched_exit_tp): else the span of a task that arrived unseen
+	 * stayed open while it ran, and the host charged it as off-CPU
+	 */
+	app->bpf.whole_slices = true;
 	if (ss_app_define(app, "SS_OFFCPU", 1)) {
 		ss_diag("too many BPF cflags");
 		return 1;
