@@ -30,6 +30,7 @@
 
 #include "common.bpf.h"
 #include "hist_shared.h"
+#include "offcpu_shared.h"
 #include "identity.bpf.h"
 #include "select.bpf.h"
 #include "shared.h"
@@ -56,6 +57,35 @@
 #ifndef SS_HIST_ENTRIES
 #define SS_HIST_ENTRIES 16
 #endif
+/* --offcpu spans by state (SS_HK_OFF_*), recorded by offcpu.bpf.h */
+#ifndef SS_HIST_OFF_S
+#define SS_HIST_OFF_S 0
+#endif
+#ifndef SS_HIST_OFF_D
+#define SS_HIST_OFF_D 0
+#endif
+#ifndef SS_HIST_OFF_IO
+#define SS_HIST_OFF_IO 0
+#endif
+#ifndef SS_HIST_OFF_T
+#define SS_HIST_OFF_T 0
+#endif
+#ifndef SS_HIST_OFF_R
+#define SS_HIST_OFF_R 0
+#endif
+#define SS_HIST_OFFSTATE                                                      \
+	(SS_HIST_OFF_S || SS_HIST_OFF_D || SS_HIST_OFF_IO || SS_HIST_OFF_T || \
+	 SS_HIST_OFF_R)
+/* 1 if histograms of kind id k (a constant) are compiled in */
+#define SS_HIST_KIND_ON(k)                      \
+	((k) == SS_HK_OFFCPU   ? SS_HIST_OFFCPU \
+	 : (k) == SS_HK_RUNQ   ? SS_HIST_RUNQ   \
+	 : (k) == SS_HK_OFF_S  ? SS_HIST_OFF_S  \
+	 : (k) == SS_HK_OFF_D  ? SS_HIST_OFF_D  \
+	 : (k) == SS_HK_OFF_IO ? SS_HIST_OFF_IO \
+	 : (k) == SS_HK_OFF_T  ? SS_HIST_OFF_T  \
+	 : (k) == SS_HK_OFF_R  ? SS_HIST_OFF_R  \
+			       : 0)
 
 #define SS_HIST_WAITS (SS_HIST_OFFCPU || SS_HIST_RUNQ)
 /*
@@ -67,7 +97,7 @@
 #define SS_HIST_DEFER (SS_FILTER_CGROUP || (SS_FILTER_TGID && !SS_RAW_TP))
 #define SS_HIST_PEND (SS_HIST_PER || SS_HIST_DEFER)
 
-#if SS_HIST_ONCPU || SS_HIST_WAITS
+#if SS_HIST_ONCPU || SS_HIST_WAITS || SS_HIST_OFFSTATE
 BPF_PERCPU_ARRAY(hist_cpu, struct ss_hist_cpu, 1);
 #if SS_HIST_PER
 BPF_HASH(hist, struct ss_hist_key, struct ss_hist_val, SS_HIST_ENTRIES);
@@ -129,12 +159,10 @@ static __always_inline void ss_hist_flush(struct ss_hist_cpu *hc, __u32 tgid,
 	if (!SS_HIST_PEND || !hc->pend)
 		return;
 	if (selected && hc->tid == tid) {
-		if (SS_HIST_OFFCPU && (hc->pend & (1 << SS_HK_OFFCPU)))
-			ss_hist_add(hc, SS_HK_OFFCPU, tgid, tid,
-				    hc->pend_ns[SS_HK_OFFCPU]);
-		if (SS_HIST_RUNQ && (hc->pend & (1 << SS_HK_RUNQ)))
-			ss_hist_add(hc, SS_HK_RUNQ, tgid, tid,
-				    hc->pend_ns[SS_HK_RUNQ]);
+#pragma unroll
+		for (__u32 k = SS_HK_OFFCPU; k < SS_HK_MAX; k++)
+			if (SS_HIST_KIND_ON(k) && (hc->pend & (1 << k)))
+				ss_hist_add(hc, k, tgid, tid, hc->pend_ns[k]);
 	}
 	hc->pend = 0;
 }
@@ -235,7 +263,7 @@ static __always_inline void ss_hist_arrive(struct ss_hist_cpu *hc, __u32 tid,
 }
 #endif
 
-#if SS_HIST_ONCPU || SS_HIST_WAITS
+#if SS_HIST_ONCPU || SS_HIST_WAITS || SS_HIST_OFFSTATE
 /*
  * At sched_switch: prev (tgid, tid: the current task) leaves, next_tid
  * arrives.  @selected: prev is not idle and passes the -p/-t/--cgroup
@@ -278,7 +306,7 @@ static __always_inline void ss_hist_switch(__u64 prev_state, __u32 next_tid,
 	} while (0)
 #endif
 
-#if SS_HIST_ONCPU || SS_HIST_WAITS
+#if SS_HIST_ONCPU || SS_HIST_WAITS || SS_HIST_OFFSTATE
 /*
  * sched_exit_tp found that the current task (tid; 0: idle) arrived by a
  * switch the kernel did not report: as at a reported switch-in, its waits
@@ -309,7 +337,7 @@ static __always_inline void ss_hist_unreported(__u32 tid, __u64 now)
 	} while (0)
 #endif
 
-#if SS_HIST_WAITS
+#if SS_HIST_WAITS || SS_HIST_OFFSTATE
 /* At a checkpoint: record the running task's waits now, not at its switch. */
 static __always_inline void ss_hist_checkpoint(__u32 tgid, __u32 tid,
 					       int selected)
@@ -323,7 +351,13 @@ static __always_inline void ss_hist_checkpoint(__u32 tgid, __u32 tid,
 
 #define SS_HIST_CHECKPOINT() \
 	ss_hist_checkpoint(tgid, tid, tid != 0 && ss_task_selected(tgid, tid))
+#else
+#define SS_HIST_CHECKPOINT() \
+	do {                 \
+	} while (0)
+#endif
 
+#if SS_HIST_WAITS
 /* a thread exited: drop its wait state */
 static __always_inline void ss_hist_exit(__u32 tid)
 {
@@ -332,11 +366,60 @@ static __always_inline void ss_hist_exit(__u32 tid)
 
 #define SS_HIST_EXIT(tid) ss_hist_exit(tid)
 #else
-#define SS_HIST_CHECKPOINT() \
-	do {                 \
-	} while (0)
 #define SS_HIST_EXIT(tid) \
 	do {              \
+	} while (0)
+#endif
+
+#if SS_HIST_OFFSTATE
+/*
+ * An --offcpu span of @ns of @reason (enum ss_off_reason) ended as thread
+ * @tid switched in on this CPU: into its state's histogram, if on.  The
+ * switch's hist hook ran already; it knows next's tid only when other
+ * kinds need it (switch.bpf.c SS_RAW_NEXT_TID), so it is set here.
+ */
+static __always_inline void ss_hist_offstate(__u32 tid, __u32 reason, __u64 ns)
+{
+	__u32 zero = 0, kind;
+	struct ss_hist_cpu *hc = hist_cpu.lookup(&zero);
+
+	if (!hc)
+		return;
+	hc->tid = tid;
+	switch (reason) {
+	case SS_OFF_SLEEP:
+		kind = SS_HK_OFF_S;
+		break;
+	case SS_OFF_BLOCK:
+	case SS_OFF_KILLABLE:
+	case SS_OFF_IDLE:
+		kind = SS_HK_OFF_D;
+		break;
+	case SS_OFF_IOWAIT:
+		kind = SS_HK_OFF_IO;
+		break;
+	case SS_OFF_STOPPED:
+	case SS_OFF_TRACED:
+		kind = SS_HK_OFF_T;
+		break;
+	case SS_OFF_RUNQ:
+		kind = SS_HK_OFF_R;
+		break;
+	default:
+		return;
+	}
+	if ((kind == SS_HK_OFF_S && SS_HIST_OFF_S) ||
+	    (kind == SS_HK_OFF_D && SS_HIST_OFF_D) ||
+	    (kind == SS_HK_OFF_IO && SS_HIST_OFF_IO) ||
+	    (kind == SS_HK_OFF_T && SS_HIST_OFF_T) ||
+	    (kind == SS_HK_OFF_R && SS_HIST_OFF_R))
+		ss_hist_wait_end(hc, kind, ns);
+}
+
+#define SS_HIST_OFFSTATE_END(tid, reason, ns) ss_hist_offstate(tid, reason, ns)
+#else
+#define SS_HIST_OFFSTATE_END(tid, reason, ns) \
+	do {                                  \
 	} while (0)
 #endif
 

@@ -16,7 +16,16 @@ enum ss_hist_kind_id {
 	SS_HK_OFFCPU = 1, /* blocked time: voluntary switch-out to switch-in */
 	SS_HK_RUNQ =
 		2, /* run-queue latency: wakeup or preemption to switch-in */
-	SS_HK_MAX = 3,
+	/*
+	 * --offcpu spans, switch-out to switch-in, by the state the task
+	 * left in (enum ss_off_reason, grouped as the table's columns)
+	 */
+	SS_HK_OFF_S = 3, /* S */
+	SS_HK_OFF_D = 4, /* D: plain, killable, TASK_IDLE */
+	SS_HK_OFF_IO = 5, /* D in io_schedule() */
+	SS_HK_OFF_T = 6, /* T and t */
+	SS_HK_OFF_R = 7, /* R: preempted */
+	SS_HK_MAX = 8,
 };
 
 /*

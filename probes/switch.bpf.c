@@ -20,6 +20,7 @@
 #include "hist.bpf.h"
 #include "hotplug.bpf.h"
 #include "mem.bpf.h"
+#include "offcpu.bpf.h"
 #include "select.bpf.h"
 #include "shared.h"
 #include "task.bpf.h"
@@ -345,6 +346,7 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 	ss_switch(ctx, cpu, now, tgid, tid, prev, next, SS_RAW_NEXT_TID(next),
 		  prev_state, kind, 1, blocked, NULL, NULL, next);
 	cpu->curr_nvcsw = ss_arg_task_nvcsw(next);
+	SS_OFFCPU_RAW_SWITCH(cpu, next);
 	SS_BLAME_TAIL(ctx, 0);
 	return 0;
 }
@@ -387,6 +389,7 @@ TRACEPOINT_PROBE(sched, sched_switch)
 	ss_switch(args, cpu, now, tgid, tid, tid, args->next_pid,
 		  args->next_pid, prev_state, kind, 0, blocked && !dead,
 		  args->prev_comm, args->next_comm, 0);
+	SS_OFFCPU_TP_SWITCH(cpu, args->next_pid);
 	SS_BLAME_TAIL(args, 0);
 	return 0;
 }
@@ -442,8 +445,11 @@ static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 	__u32 tid = (__u32)id, tgid = id >> 32;
 
 	if (cpu->resync_busy) {
-		if (ck == SS_RS_EDGE) /* the rest of that one is this side's */
+		if (ck ==
+		    SS_RS_EDGE) { /* the rest of that one is this side's */
+			SS_OFFCPU_EDGE();
 			ss_edge_gen(cpu, bpf_ktime_get_ns());
+		}
 		return;
 	}
 	cpu->resync_busy = 1;
@@ -485,9 +491,11 @@ static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 		SS_BLAME_CHECKPOINT();
 	} else if (ck == SS_RS_EDGE) {
 		SS_BLAME_EDGE();
+		SS_OFFCPU_EDGE();
 	} else {
 		SS_HIST_UNREPORTED();
 		SS_BLAME_UNREPORTED();
+		SS_OFFCPU_UNREPORTED();
 	}
 	ss_charge_slice(cpu, now, last, tgid, tid, 0);
 #if SS_ROW_CACHE_BITS

@@ -21,7 +21,7 @@
 #include "rows.h"
 
 #define SS_MAX_CFLAGS 96
-#define SS_MAX_FEATURES 16
+#define SS_MAX_FEATURES 24
 
 struct ss_cgroup_cache;
 
@@ -83,6 +83,13 @@ struct ss_app {
 	 */
 	bool (*edge)(struct ss_app *app, void *st);
 	void *edge_st;
+	/*
+	 * More rows for the interval (feat_offcpu.c; NULL: none): the core
+	 * feature calls rows_extra(app, rows_extra_st) after each collect,
+	 * before the rows are merged, sorted and printed.  0, or 1 (stop).
+	 */
+	int (*rows_extra)(struct ss_app *app, void *st);
+	void *rows_extra_st;
 };
 
 /* Set by the SIGINT/SIGTERM handler; every loop checks it. */

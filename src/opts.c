@@ -123,8 +123,11 @@ static const struct opt_def opt_table[] = {
 	  FIELD(no_counters),
 	  .hidden_from_synopsis = true },
 	WORD(0, "hist", "KINDS", hist, parse_hist, "histogram kind",
-	     "oncpu, offcpu, runq (comma list)",
-	     "log2 histograms: oncpu,offcpu,runq (comma list)"),
+	     "oncpu, offcpu, runq, offcpu-S, offcpu-D, offcpu-IO, "
+	     "offcpu-T or offcpu-R (comma list)",
+	     "log2 histograms: oncpu,offcpu,runq (comma list);\n"
+	     "with --offcpu also by state: offcpu-S,\n"
+	     "offcpu-D, offcpu-IO, offcpu-T, offcpu-R"),
 	FLAG('H', "hist-only", hist_only,
 	     "histograms without the per-process table"),
 	FLAG('m', "milliseconds", milliseconds,
@@ -145,6 +148,12 @@ static const struct opt_def opt_table[] = {
 	FLAG(0, "blame", blame,
 	     "run-queue delay of each task split by the tasks\n"
 	     "that ran on its CPU meanwhile (who delayed whom)"),
+	FLAG(0, "offcpu", offcpu,
+	     "off-CPU time split by the state the task left\n"
+	     "the CPU in: S, D, D killable, I/O, I, T, t, R"),
+	FLAG(0, "wakers", wakers,
+	     "after each interval, each task's wakers (tasks;\n"
+	     "timer, irq, softirq) with the off-CPU time they ended"),
 	{ .name = "csv",
 	  .kind = OPT_FLAG,
 	  FIELD(csv),
@@ -241,6 +250,8 @@ static const char examples[] =
 	"    switchstat -e cpu-clock,page-faults   # software counters per "
 	"process\n"
 	"    switchstat --hist runq -P # run-queue latency per process\n"
+	"    switchstat --offcpu -L -p 185 # why its threads wait: off-CPU "
+	"time by state\n"
 	"    switchstat -G -M          # per cgroup, with memory events\n"
 	"    switchstat --csv -d 10 > out.csv      # for scripts\n"
 	"    switchstat --top -L       # live view; keys: h\n";
@@ -689,6 +700,16 @@ int ss_parse_opts(int argc, char **argv, struct ss_opts *o, FILE *out,
 		return bad(err,
 			   "--top shows the interval table only: not with "
 			   "--trace, -H, --blame, --check or -q%s%s",
+			   "", NULL);
+	if ((o->hist & (SS_HIST_OFF_S | SS_HIST_OFF_D | SS_HIST_OFF_IO |
+			SS_HIST_OFF_T | SS_HIST_OFF_R)) &&
+	    !o->offcpu)
+		return bad(err,
+			   "--hist offcpu-S, offcpu-D, offcpu-IO, offcpu-T and "
+			   "offcpu-R need --offcpu%s%s",
+			   "", NULL);
+	if ((o->offcpu || o->wakers) && o->trace)
+		return bad(err, "--offcpu and --wakers are not for --trace%s%s",
 			   "", NULL);
 	if (o->listen && o->trace)
 		return bad(err, "--listen and --trace are exclusive%s%s", "",

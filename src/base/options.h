@@ -16,6 +16,12 @@ enum ss_hist_kind {
 	SS_HIST_ONCPU = 1 << 0, /* on-CPU slice length (cpudist) */
 	SS_HIST_OFFCPU = 1 << 1, /* blocked time (cpudist -O) */
 	SS_HIST_RUNQ = 1 << 2, /* run-queue latency (runqlat) */
+	/* --offcpu spans by state (offcputime --state) */
+	SS_HIST_OFF_S = 1 << 3,
+	SS_HIST_OFF_D = 1 << 4,
+	SS_HIST_OFF_IO = 1 << 5,
+	SS_HIST_OFF_T = 1 << 6,
+	SS_HIST_OFF_R = 1 << 7,
 };
 
 enum ss_sort_key {
@@ -60,6 +66,8 @@ struct ss_opts {
 	bool self_stats; /* --self-stats */
 	bool check; /* --check: print the accounting closure */
 	bool blame; /* --blame: run-queue delay by culprit */
+	bool offcpu; /* --offcpu: off-CPU time by reason */
+	bool wakers; /* --wakers: who woke each task */
 	bool idle; /* --idle: show each CPU's idle task */
 	bool rate; /* --rate: switches per second too (pidstat -w) */
 	uint32_t map_entries; /* --map-entries; 0 = sized from pid_max */

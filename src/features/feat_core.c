@@ -135,6 +135,8 @@ static int core_reset(struct ss_app *app, void *st)
 		ss_collect_flipped(&cs->col, app->edge(app, app->edge_st));
 	if (ss_collect(&cs->col, &app->iv) < 0)
 		return 1;
+	if (app->rows_extra && app->rows_extra(app, app->rows_extra_st))
+		return 1;
 	return 0;
 }
 
@@ -179,6 +181,8 @@ static int core_interval(struct ss_app *app, void *st)
 		ss_diag("reading BPF maps: %s", strerror(-n));
 		return 1;
 	}
+	if (app->rows_extra && app->rows_extra(app, app->rows_extra_st))
+		return 1;
 	app->iv.interval_ns = now - cs->start_ns;
 	cs->start_ns = now;
 	if (app->o.idle)

@@ -456,6 +456,29 @@ static void render(const struct prom_state *pr, const struct ss_app *app,
 			       "seconds");
 		per_series(&p, pr, VOFF(reclaim_ns), V_SECONDS, NULL, NULL);
 	}
+	if (o->offcpu) {
+		static const char *const state[SS_OFF_MAX] = {
+			[SS_OFF_SLEEP] = "sleep",
+			[SS_OFF_BLOCK] = "block",
+			[SS_OFF_KILLABLE] = "killable",
+			[SS_OFF_IOWAIT] = "iowait",
+			[SS_OFF_IDLE] = "idle",
+			[SS_OFF_STOPPED] = "stopped",
+			[SS_OFF_TRACED] = "traced",
+			[SS_OFF_RUNQ] = "runq",
+			[SS_OFF_OTHER] = "other",
+		};
+
+		ss_prom_family(&p, "switchstat_offcpu_state_seconds",
+			       SS_PROM_COUNTER,
+			       "Time off a CPU, by the state the task left it "
+			       "in (--offcpu; runq: preempted, waiting for a "
+			       "CPU).",
+			       "seconds");
+		for (int k = 0; k < SS_OFF_MAX; k++)
+			per_series(&p, pr, VOFF(off_ns[k]), V_SECONDS, "state",
+				   state[k]);
+	}
 	for (int k = 0; k < SS_HK_MAX; k++) {
 		static const unsigned int bit[SS_HK_MAX] = {
 			[SS_HK_ONCPU] = SS_HIST_ONCPU,

@@ -12,10 +12,12 @@
 #include "feat_hotplug.h"
 #include "feat_identity.h"
 #include "feat_mem.h"
+#include "feat_offcpu.h"
 #include "feat_path.h"
 #include "feat_prom.h"
 #include "feat_top.h"
 #include "feat_trace.h"
+#include "feat_wakers.h"
 #include "selfstats.h"
 
 /*
@@ -38,6 +40,8 @@ static const struct ss_feature *const ss_features[] = {
 	&ss_feat_cgfilter, /* --cgroup */
 	&ss_feat_mem, /* cgroup names, -M */
 	&ss_feat_blame, /* --blame */
+	&ss_feat_offcpu, /* --offcpu */
+	&ss_feat_wakers, /* --wakers */
 	&ss_feat_trace, /* --trace */
 	&ss_feat_check, /* --check, -v per interval */
 	&ss_feat_selfstats, /* --self-stats */

@@ -11,10 +11,14 @@
 
 #include <bpf/btf.h>
 
-/* Find @member in composite type @t at bit offset @base, into *found. */
-static int find_member(const struct btf *btf, const struct btf_type *t,
-		       const char *member, unsigned int base,
-		       unsigned int *bit_off, __u32 *type_id, int depth)
+/*
+ * Find @member in composite type @t at bit offset @base, into *found;
+ * a bitfield only when @bits is not NULL (its size in bits there).
+ */
+static int find_member_bits(const struct btf *btf, const struct btf_type *t,
+			    const char *member, unsigned int base,
+			    unsigned int *bit_off, __u32 *type_id,
+			    unsigned int *bits, int depth)
 {
 	const struct btf_member *m = btf_members(t);
 
@@ -27,8 +31,10 @@ static int find_member(const struct btf *btf, const struct btf_type *t,
 		if (name && name[0]) {
 			if (strcmp(name, member))
 				continue;
-			if (btf_member_bitfield_size(t, i))
+			if (btf_member_bitfield_size(t, i) && !bits)
 				return -EINVAL;
+			if (bits)
+				*bits = btf_member_bitfield_size(t, i);
 			*bit_off = off;
 			*type_id = m->type;
 			return 0;
@@ -39,11 +45,37 @@ static int find_member(const struct btf *btf, const struct btf_type *t,
 			id < 0 ? NULL : btf__type_by_id(btf, id);
 
 		if (inner && btf_is_composite(inner) &&
-		    !find_member(btf, inner, member, off, bit_off, type_id,
-				 depth + 1))
+		    !find_member_bits(btf, inner, member, off, bit_off, type_id,
+				      bits, depth + 1))
 			return 0;
 	}
 	return -ENOENT;
+}
+
+static int find_member(const struct btf *btf, const struct btf_type *t,
+		       const char *member, unsigned int base,
+		       unsigned int *bit_off, __u32 *type_id, int depth)
+{
+	return find_member_bits(btf, t, member, base, bit_off, type_id, NULL,
+				depth);
+}
+
+/* ss_btf_bitfield - see btf_offsets.h */
+int ss_btf_bitfield(const struct btf *btf, const char *strct,
+		    const char *member, unsigned int *bit_off)
+{
+	int id = btf__find_by_name_kind(btf, strct, BTF_KIND_STRUCT);
+	unsigned int bits = 0;
+	__u32 type_id;
+	int ret;
+
+	if (id < 0)
+		return -ENOENT;
+	ret = find_member_bits(btf, btf__type_by_id(btf, id), member, 0,
+			       bit_off, &type_id, &bits, 0);
+	if (ret)
+		return ret;
+	return bits == 1 ? 0 : -EINVAL;
 }
 
 /* ss_btf_member - see btf_offsets.h */

@@ -29,6 +29,14 @@ int ss_btf_member(const struct btf *btf, const char *strct, const char *member,
 		  unsigned int *off, unsigned int *size);
 
 /*
+ * ss_btf_bitfield - bit offset (from the struct's start) of the one-bit
+ * bitfield @member of struct @strct.  Returns 0 with *bit_off set,
+ * -ENOENT (no such struct or member) or -EINVAL (not a one-bit bitfield).
+ */
+int ss_btf_bitfield(const struct btf *btf, const char *strct,
+		    const char *member, unsigned int *bit_off);
+
+/*
  * ss_btf_task_offsets - the task_struct fields of struct ss_task_offsets,
  * each checked for its size (pid and tgid 4 bytes, nvcsw and nivcsw 8 or
  * the size of a long).  Returns 0, or the first failing ss_btf_member()

@@ -13,6 +13,8 @@
 _Static_assert(SS_HIST_ONCPU == 1U << SS_HK_ONCPU, "oncpu bit");
 _Static_assert(SS_HIST_OFFCPU == 1U << SS_HK_OFFCPU, "offcpu bit");
 _Static_assert(SS_HIST_RUNQ == 1U << SS_HK_RUNQ, "runq bit");
+_Static_assert(SS_HIST_OFF_S == 1U << SS_HK_OFF_S, "offcpu-S bit");
+_Static_assert(SS_HIST_OFF_R == 1U << SS_HK_OFF_R, "offcpu-R bit");
 
 static const struct ss_hist_kind_def kinds[] = {
 	{ "oncpu", SS_HIST_ONCPU, SS_HK_ONCPU, "SS_HIST_ONCPU", "on-CPU time" },
@@ -20,6 +22,16 @@ static const struct ss_hist_kind_def kinds[] = {
 	  "off-CPU time" },
 	{ "runq", SS_HIST_RUNQ, SS_HK_RUNQ, "SS_HIST_RUNQ",
 	  "run-queue latency" },
+	{ "offcpu-S", SS_HIST_OFF_S, SS_HK_OFF_S, "SS_HIST_OFF_S",
+	  "off-CPU time, state S (sleep)" },
+	{ "offcpu-D", SS_HIST_OFF_D, SS_HK_OFF_D, "SS_HIST_OFF_D",
+	  "off-CPU time, state D (uninterruptible, killable, idle)" },
+	{ "offcpu-IO", SS_HIST_OFF_IO, SS_HK_OFF_IO, "SS_HIST_OFF_IO",
+	  "off-CPU time, state D in io_schedule (I/O wait)" },
+	{ "offcpu-T", SS_HIST_OFF_T, SS_HK_OFF_T, "SS_HIST_OFF_T",
+	  "off-CPU time, state T or t (stopped, traced)" },
+	{ "offcpu-R", SS_HIST_OFF_R, SS_HK_OFF_R, "SS_HIST_OFF_R",
+	  "off-CPU time, state R (preempted: waiting for a CPU)" },
 };
 
 _Static_assert(sizeof(kinds) / sizeof(kinds[0]) == SS_HK_MAX,

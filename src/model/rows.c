@@ -24,6 +24,7 @@ int ss_rows_push(struct ss_interval *iv, const struct ss_key *key,
 	}
 	iv->rows[iv->n].key = *key;
 	iv->rows[iv->n].v = *val;
+	memset(iv->rows[iv->n].off_ns, 0, sizeof(iv->rows[iv->n].off_ns));
 	iv->n++;
 	return 0;
 }
@@ -60,6 +61,14 @@ static void val_add(struct ss_val *d, const struct ss_val *s)
 	d->reclaim_ns += s->reclaim_ns;
 }
 
+/* a row's sums into another's: its ss_val and its off-CPU times */
+static void row_add(struct ss_row *d, const struct ss_row *s)
+{
+	val_add(&d->v, &s->v);
+	for (int i = 0; i < SS_OFF_MAX; i++)
+		d->off_ns[i] += s->off_ns[i];
+}
+
 static int cmp_cgroup(const void *a, const void *b)
 {
 	const struct ss_row *x = a, *y = b;
@@ -94,6 +103,51 @@ void ss_rows_scale_counters(struct ss_interval *iv, int nr_counters,
 	}
 }
 
+static int cmp_key(const void *a, const void *b)
+{
+	const struct ss_key *x = &((const struct ss_row *)a)->key,
+			    *y = &((const struct ss_row *)b)->key;
+
+	if (x->tgid != y->tgid)
+		return x->tgid < y->tgid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	return (x->cgroup_id > y->cgroup_id) - (x->cgroup_id < y->cgroup_id);
+}
+
+/* ss_rows_coalesce - see rows.h */
+void ss_rows_coalesce(struct ss_interval *iv, size_t first_extra)
+{
+	size_t out = 0;
+
+	if (first_extra >= iv->n)
+		return;
+	if (iv->n > 1)
+		qsort(iv->rows, iv->n, sizeof(*iv->rows), cmp_key);
+	for (size_t i = 0; i < iv->n; i++) {
+		struct ss_row *r = &iv->rows[i];
+
+		if (out && !cmp_key(&iv->rows[out - 1], r)) {
+			struct ss_row *d = &iv->rows[out - 1];
+			bool d_ran = d->v.oncpu_ns || ss_row_switches(d);
+			bool r_ran = r->v.oncpu_ns || ss_row_switches(r);
+
+			/* the name and cgroup of the row that ran (the
+			 * accumulator's, as at the end of the interval) */
+			if (r_ran && !d_ran) {
+				memcpy(d->v.comm, r->v.comm, sizeof(d->v.comm));
+				d->v.cgroup_id = r->v.cgroup_id;
+			}
+			row_add(d, r);
+			continue;
+		}
+		iv->rows[out++] = *r;
+	}
+	iv->n = out;
+}
+
 /* ss_rows_merge_by_cgroup - see rows.h */
 void ss_rows_merge_by_cgroup(struct ss_interval *iv)
 {
@@ -105,7 +159,7 @@ void ss_rows_merge_by_cgroup(struct ss_interval *iv)
 		struct ss_row *r = &iv->rows[i];
 
 		if (out && iv->rows[out - 1].v.cgroup_id == r->v.cgroup_id) {
-			val_add(&iv->rows[out - 1].v, &r->v);
+			row_add(&iv->rows[out - 1], r);
 			continue;
 		}
 		iv->rows[out] = *r;
@@ -143,7 +197,7 @@ void ss_rows_merge_by_process(struct ss_interval *iv)
 		struct ss_row *r = &iv->rows[i];
 
 		if (out && iv->rows[out - 1].key.tgid == r->key.tgid) {
-			val_add(&iv->rows[out - 1].v, &r->v);
+			row_add(&iv->rows[out - 1], r);
 			continue;
 		}
 		iv->rows[out] = *r;

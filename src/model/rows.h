@@ -8,12 +8,15 @@
 #include <stdint.h>
 
 #include "options.h"
+#include "probes/offcpu_shared.h"
 #include "probes/shared.h"
 
 /* One row: a process (tid 0), a thread (-L) or a cgroup (-G). */
 struct ss_row {
 	struct ss_key key;
 	struct ss_val v;
+	/* --offcpu: off-CPU ns per enum ss_off_reason (host side only) */
+	uint64_t off_ns[SS_OFF_MAX];
 };
 
 /* One interval's data as read from the maps. */
@@ -56,6 +59,25 @@ void ss_rows_free(struct ss_interval *iv);
  */
 void ss_rows_scale_counters(struct ss_interval *iv, int nr_counters,
 			    uint64_t timed);
+
+/*
+ * ss_rows_coalesce - rows from index @first_extra on were added for
+ * the same interval from another map (--offcpu): merge every group of
+ * rows with equal keys into one, sums added; the name and cgroup are
+ * those of a row that ran (on-CPU time or switches) if any.  Row order is
+ * not kept (sort afterwards).
+ */
+void ss_rows_coalesce(struct ss_interval *iv, size_t first_extra);
+
+/* ss_row_offcpu - the row's off-CPU ns, all reasons. */
+static inline uint64_t ss_row_offcpu(const struct ss_row *r)
+{
+	uint64_t s = 0;
+
+	for (int i = 0; i < SS_OFF_MAX; i++)
+		s += r->off_ns[i];
+	return s;
+}
 
 /*
  * ss_rows_merge_by_cgroup - collapse rows into one row per cgroup id (-G):

@@ -138,6 +138,18 @@ static void get_cpu_pct(const struct ss_out *out, const struct ss_col *col,
 	c->d = ss_cpu_pct(r->v.oncpu_ns, iv->interval_ns);
 }
 
+/* --offcpu: the row's off-CPU ns of the reasons in the mask col->arg */
+static void get_offcpu(const struct ss_out *out, const struct ss_col *col,
+		       const struct ss_interval *iv, const struct ss_row *r,
+		       struct ss_value *c)
+{
+	c->kind = SS_VAL_U64;
+	c->u = 0;
+	for (int i = 0; i < SS_OFF_MAX; i++)
+		if (col->arg >> i & 1)
+			c->u += r->off_ns[i];
+}
+
 /* How counter @i of row @r was measured (ss_rows_scale_counters ran). */
 static enum ss_ctr_state ctr_state(const struct ss_out *out,
 				   const struct ss_row *r, int i)
@@ -292,6 +304,62 @@ static void set_decimals(struct ss_col *c, int table_decimals)
 	c->fd.decimals = 4;
 }
 
+/* one --offcpu column: key, table header (NULL: CSV/JSON only), reasons */
+struct off_col {
+	const char *key, *head;
+	unsigned int mask;
+};
+
+#define OFF_BIT(r) (1u << (r))
+#define OFF_D_GROUP                                         \
+	(OFF_BIT(SS_OFF_BLOCK) | OFF_BIT(SS_OFF_KILLABLE) | \
+	 OFF_BIT(SS_OFF_IDLE))
+#define OFF_T_GROUP (OFF_BIT(SS_OFF_STOPPED) | OFF_BIT(SS_OFF_TRACED))
+
+/* the table: five groups (D: D, D killable, I; T: T and t) */
+static const struct off_col off_table[] = {
+	{ "offcpu_ns", "OFFCPU(ms)", OFF_BIT(SS_OFF_MAX) - 1 },
+	{ "offcpu_sleep_ns", "S(ms)", OFF_BIT(SS_OFF_SLEEP) },
+	{ "offcpu_d_ns", "D(ms)", OFF_D_GROUP },
+	{ "offcpu_iowait_ns", "IO(ms)", OFF_BIT(SS_OFF_IOWAIT) },
+	{ "offcpu_t_ns", "T(ms)", OFF_T_GROUP },
+	{ "offcpu_runq_ns", "R(ms)", OFF_BIT(SS_OFF_RUNQ) },
+};
+
+/* CSV and JSON: the total and every reason (README "Output fields") */
+static const struct off_col off_machine[] = {
+	{ "offcpu_ns", NULL, OFF_BIT(SS_OFF_MAX) - 1 },
+	{ "offcpu_sleep_ns", NULL, OFF_BIT(SS_OFF_SLEEP) },
+	{ "offcpu_block_ns", NULL, OFF_BIT(SS_OFF_BLOCK) },
+	{ "offcpu_killable_ns", NULL, OFF_BIT(SS_OFF_KILLABLE) },
+	{ "offcpu_iowait_ns", NULL, OFF_BIT(SS_OFF_IOWAIT) },
+	{ "offcpu_idle_ns", NULL, OFF_BIT(SS_OFF_IDLE) },
+	{ "offcpu_stopped_ns", NULL, OFF_BIT(SS_OFF_STOPPED) },
+	{ "offcpu_traced_ns", NULL, OFF_BIT(SS_OFF_TRACED) },
+	{ "offcpu_runq_ns", NULL, OFF_BIT(SS_OFF_RUNQ) },
+	{ "offcpu_other_ns", NULL, OFF_BIT(SS_OFF_OTHER) },
+};
+
+/* --offcpu columns, after %CPU */
+static void add_offcpu_cols(struct ss_out *out)
+{
+	bool table = out->fmt == SS_FMT_TABLE;
+	const struct off_col *t = table ? off_table : off_machine;
+	size_t n = table ? sizeof(off_table) / sizeof(off_table[0])
+			 : sizeof(off_machine) / sizeof(off_machine[0]);
+
+	for (size_t i = 0; i < n; i++) {
+		struct ss_col *c = add_col(out, t[i].head, t[i].key, i ? 8 : 10,
+					   table, get_offcpu);
+
+		c->arg = t[i].mask;
+		c->fd.unit = "ns";
+		c->fd.style = SS_TS_DIV;
+		c->fd.table_div = 1e6;
+		set_decimals(c, 1);
+	}
+}
+
 /* storage for generated header and key strings */
 /* [i][2]: the running fraction's key, "<key>_running_pct" */
 static char gen_names[SS_MAX_COUNTERS][3][SS_EVENT_NAME_LEN + 16];
@@ -415,6 +483,14 @@ void ss_out_init(struct ss_out *out)
 	c->fd.unit = "percent";
 	c->drop = DROP_PCT;
 	set_decimals(c, 1);
+
+	if (o->offcpu) { /* what was asked for: kept; the total is a sum */
+		int first = out->ncols;
+
+		add_offcpu_cols(out);
+		for (int i = first; i < out->ncols; i++)
+			out->cols[i].drop = i == first ? DROP_SUM : DROP_NEVER;
+	}
 
 	int cyc = counter_index(out, "cycles");
 	int ins = counter_index(out, "instructions");

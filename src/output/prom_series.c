@@ -100,9 +100,13 @@ const struct ss_series *ss_series_find(const struct ss_series_store *st,
 	return i < 0 ? NULL : &st->s[i];
 }
 
-static void add_val(struct ss_series_val *v, const struct ss_val *d,
+static void add_val(struct ss_series_val *v, const struct ss_row *r,
 		    uint64_t timed)
 {
+	const struct ss_val *d = &r->v;
+
+	for (int i = 0; i < SS_OFF_MAX; i++)
+		v->off_ns[i] += r->off_ns[i];
 	v->oncpu_ns += d->oncpu_ns;
 	v->voluntary += d->voluntary;
 	v->involuntary += d->involuntary;
@@ -135,7 +139,7 @@ static int grow(struct ss_series_store *st)
 static void to_other(struct ss_series_store *st, const struct ss_row *r,
 		     uint64_t now_ns)
 {
-	add_val(&st->other.v, &r->v, st->ctr_timed);
+	add_val(&st->other.v, r, st->ctr_timed);
 	st->other.last_seen_ns = now_ns;
 	st->have_other = true;
 	st->overflow_rows++;
@@ -168,7 +172,7 @@ int ss_series_add(struct ss_series_store *st, const struct ss_row *r,
 		st->s[i].key = k;
 		st->slot[fs] = (int32_t)i;
 	}
-	add_val(&st->s[i].v, &r->v, st->ctr_timed);
+	add_val(&st->s[i].v, r, st->ctr_timed);
 	st->s[i].last_seen_ns = now_ns;
 	return 0;
 }

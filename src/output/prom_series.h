@@ -36,6 +36,7 @@ struct ss_series_val {
 	uint64_t pgalloc;
 	uint64_t reclaim_count;
 	uint64_t reclaim_ns;
+	uint64_t off_ns[SS_OFF_MAX]; /* --offcpu: per enum ss_off_reason */
 };
 
 struct ss_series {

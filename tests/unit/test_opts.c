@@ -543,7 +543,7 @@ Test(opts, every_usage_option_is_parsed)
 		}
 		run_free(&r);
 	}
-	cr_expect_eq(seen, 34, "usage shows %d options besides -h/--version",
+	cr_expect_eq(seen, 36, "usage shows %d options besides -h/--version",
 		     seen);
 	free(usage);
 }
@@ -583,7 +583,11 @@ Test(opts, error_invalid_values)
 				      "switch, vol, invol or pid");
 	expect_msg(ARGS("--hist", "oncpu,bogus"),
 		   "invalid histogram kind 'oncpu,bogus': want oncpu, offcpu, "
-		   "runq (comma list)");
+		   "runq, offcpu-S, offcpu-D, offcpu-IO, offcpu-T or offcpu-R "
+		   "(comma list)");
+	expect_msg(ARGS("--hist", "offcpu-S"),
+		   "--hist offcpu-S, offcpu-D, offcpu-IO, offcpu-T and "
+		   "offcpu-R need --offcpu");
 	expect_msg(ARGS("--map-entries", "1023"),
 		   "invalid map size '1023': want 1024..4194304");
 	expect_msg(ARGS("-e", ""), "empty event list");
@@ -726,6 +730,10 @@ Test(opts, error_exclusive_combinations)
 		   "--series-ttl need --listen");
 	expect_msg(ARGS("--listen", "9100", "--trace"),
 		   "--listen and --trace are exclusive");
+	expect_msg(ARGS("--offcpu", "--trace"),
+		   "--offcpu and --wakers are not for --trace");
+	expect_msg(ARGS("--wakers", "--trace"),
+		   "--offcpu and --wakers are not for --trace");
 	expect_msg(ARGS("--top", "--trace"),
 		   "--top shows the interval table only: not with --trace, "
 		   "-H, --blame, --check or -q");

@@ -21,6 +21,7 @@ static struct btf *btf;
  *	struct { long nvcsw; };    16
  *	union { long nivcsw; };    24
  *	int bf : 3;                32
+ *	int one : 1;               32, bit 3 (bit 259 of the struct)
  * };
  * typedef void (*btf_trace_sched_switch)(void *, int, int, int, int);
  * typedef void (*btf_trace_sched_wakeup)(void *, int);
@@ -46,6 +47,7 @@ static void build(void)
 	cr_assert_eq(btf__add_field(btf, NULL, s, 128, 0), 0);
 	cr_assert_eq(btf__add_field(btf, NULL, u, 192, 0), 0);
 	cr_assert_eq(btf__add_field(btf, "bf", i, 256, 3), 0);
+	cr_assert_eq(btf__add_field(btf, "one", i, 259, 1), 0);
 	vp = btf__add_ptr(btf, 0);
 	fp = btf__add_func_proto(btf, 0);
 	cr_assert_eq(btf__add_func_param(btf, "__data", vp), 0);
@@ -91,6 +93,20 @@ Test(btf_built, member_errors)
 		     -ENOENT);
 	cr_expect_eq(ss_btf_member(btf, "task_struct", "bf", &off, &size),
 		     -EINVAL, "a bitfield has no byte offset");
+}
+
+/* --offcpu's task_struct.in_iowait: a one-bit bitfield's bit offset */
+Test(btf_built, bitfield)
+{
+	unsigned int bit = 0;
+
+	cr_expect_eq(ss_btf_bitfield(btf, "task_struct", "one", &bit), 0);
+	cr_expect_eq(bit, 259);
+	cr_expect_eq(ss_btf_bitfield(btf, "task_struct", "bf", &bit), -EINVAL,
+		     "three bits are not a flag");
+	cr_expect_eq(ss_btf_bitfield(btf, "task_struct", "nope", &bit),
+		     -ENOENT);
+	cr_expect_eq(ss_btf_bitfield(btf, "no_struct", "one", &bit), -ENOENT);
 }
 
 Test(btf_built, tp_nargs)

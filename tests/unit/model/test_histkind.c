@@ -16,6 +16,19 @@ static const struct {
 	{ "oncpu", "SS_HIST_ONCPU", "on-CPU time", SS_HIST_ONCPU, 0 },
 	{ "offcpu", "SS_HIST_OFFCPU", "off-CPU time", SS_HIST_OFFCPU, 1 },
 	{ "runq", "SS_HIST_RUNQ", "run-queue latency", SS_HIST_RUNQ, 2 },
+	{ "offcpu-S", "SS_HIST_OFF_S", "off-CPU time, state S (sleep)",
+	  SS_HIST_OFF_S, 3 },
+	{ "offcpu-D", "SS_HIST_OFF_D",
+	  "off-CPU time, state D (uninterruptible, killable, idle)",
+	  SS_HIST_OFF_D, 4 },
+	{ "offcpu-IO", "SS_HIST_OFF_IO",
+	  "off-CPU time, state D in io_schedule (I/O wait)", SS_HIST_OFF_IO,
+	  5 },
+	{ "offcpu-T", "SS_HIST_OFF_T",
+	  "off-CPU time, state T or t (stopped, traced)", SS_HIST_OFF_T, 6 },
+	{ "offcpu-R", "SS_HIST_OFF_R",
+	  "off-CPU time, state R (preempted: waiting for a CPU)", SS_HIST_OFF_R,
+	  7 },
 };
 
 #define N_WANT (sizeof(want) / sizeof(want[0]))

@@ -274,6 +274,42 @@ Test(rows_sort, reused_pid_rows_by_start_time)
 	ss_rows_free(&iv);
 }
 
+/*
+ * --offcpu: rows of the off-CPU map join the accumulator's rows of the
+ * same key (name and cgroup of the row that ran), or stay rows of their
+ * own; merging by cgroup then sums their off-CPU times too.
+ */
+Test(rows_merge, coalesce_offcpu_rows)
+{
+	struct ss_interval iv = { 0 };
+	struct ss_row r[4] = { mk(9, 0, 5, 1, 1, 7), mk(10, 0, 6, 1, 0, 7),
+			       mk(9, 0, 0, 0, 0, 8), mk(11, 0, 0, 0, 0, 7) };
+
+	push_all(&iv, r, 4);
+	snprintf(iv.rows[2].v.comm, sizeof(iv.rows[2].v.comm), "old");
+	iv.rows[2].off_ns[SS_OFF_SLEEP] = 100;
+	iv.rows[2].off_ns[SS_OFF_RUNQ] = 3;
+	iv.rows[3].off_ns[SS_OFF_IOWAIT] = 50;
+	ss_rows_coalesce(&iv, 2);
+	cr_assert_eq(iv.n, 3);
+	ss_rows_sort(&iv, SS_SORT_PID);
+	cr_expect_eq(iv.rows[0].key.tgid, 9);
+	cr_expect_eq(iv.rows[0].v.oncpu_ns, 5);
+	cr_expect_eq(iv.rows[0].off_ns[SS_OFF_SLEEP], 100);
+	cr_expect_eq(ss_row_offcpu(&iv.rows[0]), 103);
+	cr_expect_str_eq(iv.rows[0].v.comm, "c9.0",
+			 "the name of the row that ran");
+	cr_expect_eq(iv.rows[0].v.cgroup_id, 7);
+	cr_expect_eq(ss_row_offcpu(&iv.rows[1]), 0);
+	cr_expect_eq(iv.rows[2].key.tgid, 11);
+	cr_expect_eq(iv.rows[2].off_ns[SS_OFF_IOWAIT], 50);
+	ss_rows_merge_by_cgroup(&iv);
+	cr_assert_eq(iv.n, 1);
+	cr_expect_eq(ss_row_offcpu(&iv.rows[0]), 153);
+	cr_expect_eq(iv.rows[0].v.oncpu_ns, 11);
+	ss_rows_free(&iv);
+}
+
 /* -G: a cgroup row's key is its cgroup, never a process's start time. */
 Test(rows_merge, key_is_the_cgroup)
 {

@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * offcpu.bpf.h - off-CPU time by reason (--offcpu).  Compiles to nothing
+ * unless the host (src/features/feat_offcpu.c) sets SS_OFFCPU=1.
+ *   SS_OFF_IOWAIT_BYTE, SS_OFF_IOWAIT_BIT  where task_struct.in_iowait (a
+ *                    bitfield) is, from the kernel's BTF; SS_OFF_IOWAIT_BTF
+ *                    1 when known (else I/O waits count as D)
+ *
+ * A thread's off-CPU span runs from its switch-out to its next switch-in
+ * and is charged to the reason (enum ss_off_reason) of the state it left
+ * the CPU in: the raw tracepoint's prev_state is the task's __state, so
+ * TASK_KILLABLE (TASK_WAKEKILL | TASK_UNINTERRUPTIBLE) and TASK_IDLE are
+ * told apart; the I/O wait is the in_iowait bit io_schedule() sets, read
+ * at switch-out.  The row it goes to (struct ss_key) and the name are
+ * those of the thread at its switch-out, when it is the current task.
+ *
+ * Intervals: at its switch-in the span is charged to the map of the
+ * interval the CPU is in (offcpu / offcpu_b, as accum), from the later of
+ * its start and that interval's edge (offcpu_edge, the first CPU's edge
+ * time).  What lies before that edge is the host's to charge: at each
+ * edge it reads every thread's open span, and the part xfrom..xto of a
+ * span that crossed the edge and ended before the host looked; so each
+ * interval gets the part of each span that fell in it.
+ */
+#ifndef SWITCHSTAT_OFFCPU_BPF_H
+#define SWITCHSTAT_OFFCPU_BPF_H
+
+#include "common.bpf.h"
+#include "hist.bpf.h"
+#include "identity.bpf.h"
+#include "offcpu_shared.h"
+#include "select.bpf.h"
+#include "shared.h"
+#include "task.bpf.h"
+
+#ifndef SS_OFFCPU
+#define SS_OFFCPU 0
+#endif
+
+#if SS_OFFCPU
+#ifndef SS_OFF_IOWAIT_BTF
+#define SS_OFF_IOWAIT_BTF 0
+#endif
+
+BPF_HASH(offcpu, struct ss_key, struct ss_off_val, SS_MAP_ENTRIES);
+BPF_HASH(offcpu_b, struct ss_key, struct ss_off_val, SS_MAP_ENTRIES);
+BPF_HASH(offcpu_task, __u32, struct ss_off_task, SS_MAP_ENTRIES);
+BPF_ARRAY(offcpu_edge, struct ss_off_edge, 2);
+
+#include "wakers.bpf.h" /* uses offcpu_task */
+
+/* marker: the thread's last switch (it exits), no span */
+#define SS_OFF_DEAD SS_OFF_MAX
+
+/* 1 if the current task is in io_schedule() (in_iowait), else 0 */
+static __always_inline int ss_off_iowait(void)
+{
+#if SS_OFF_IOWAIT_BTF
+	__u8 b = 0;
+
+	bpf_probe_read_kernel(
+		&b, 1, (void *)(bpf_get_current_task() + SS_OFF_IOWAIT_BYTE));
+	return (b >> SS_OFF_IOWAIT_BIT) & 1;
+#else
+	return 0;
+#endif
+}
+
+/*
+ * The reason of a switch-out from the raw tracepoint's @preempt and
+ * @st (the task's __state; include/linux/sched.h bits, stable since 4.14:
+ * 0x1 S, 0x2 D, 0x4 T, 0x8 t, 0x40 P, 0x80 TASK_DEAD, 0x100 TASK_WAKEKILL,
+ * 0x400 TASK_NOLOAD), or SS_OFF_DEAD.
+ */
+static __always_inline __u32 ss_off_reason_raw(__u64 preempt, __u64 st)
+{
+	if (preempt || !(st & 0xff))
+		return SS_OFF_RUNQ;
+	if (st & 0x80)
+		return SS_OFF_DEAD;
+	if (st & 0x8)
+		return SS_OFF_TRACED;
+	if (st & 0x4)
+		return SS_OFF_STOPPED;
+	if (st & 0x2) {
+		if (ss_off_iowait())
+			return SS_OFF_IOWAIT;
+		if (st & 0x400)
+			return SS_OFF_IDLE;
+		return (st & 0x100) ? SS_OFF_KILLABLE : SS_OFF_BLOCK;
+	}
+	if (st & 0x1)
+		return SS_OFF_SLEEP;
+	return SS_OFF_OTHER;
+}
+
+/*
+ * The reason from the regular tracepoint's prev_state (TASK_REPORT bits:
+ * 0x1 S, 0x2 D, 0x4 T, 0x8 t, 0x10 X, 0x20 Z, 0x40 P, 0x80 I, 0x100 R+):
+ * no TASK_KILLABLE there, so killable waits count as D.
+ */
+static __always_inline __u32 ss_off_reason_tp(__u64 st)
+{
+	if (!(st & 0xff))
+		return SS_OFF_RUNQ;
+	if (st & 0x30)
+		return SS_OFF_DEAD;
+	if (st & 0x8)
+		return SS_OFF_TRACED;
+	if (st & 0x4)
+		return SS_OFF_STOPPED;
+	if (st & 0x80)
+		return SS_OFF_IDLE;
+	if (st & 0x2)
+		return ss_off_iowait() ? SS_OFF_IOWAIT : SS_OFF_BLOCK;
+	if (st & 0x1)
+		return SS_OFF_SLEEP;
+	return SS_OFF_OTHER;
+}
+
+/* The current task (tgid, tid) leaves the CPU at @now for @reason. */
+static __always_inline void ss_off_leave(__u64 now, __u32 tgid, __u32 tid,
+					 __u32 reason)
+{
+	struct ss_off_task *t;
+
+	if (!tid)
+		return;
+	if (reason == SS_OFF_DEAD) {
+		t = offcpu_task.lookup(&tid);
+		if (t) {
+			t->since = 0;
+			t->dead =
+				1; /* the host reads it once more, then deletes */
+		}
+		return;
+	}
+	if (!ss_task_selected(tgid, tid))
+		return;
+	t = offcpu_task.lookup(&tid);
+	if (!t) {
+		struct ss_off_task zero = {};
+
+		t = offcpu_task.lookup_or_try_init(&tid, &zero);
+		if (!t) {
+			stat_add(SS_STAT_DROPS, 1);
+			return;
+		}
+	}
+
+	__u64 leader;
+
+	ss_ident_key(&t->key, tgid, tid, ss_ident_cgroup_id(), &leader);
+	t->cgroup_id = bpf_get_current_cgroup_id();
+	ss_ident_comm(t->comm, tgid, tid, leader);
+	t->reason = reason;
+	t->dead = 0;
+	t->since = now;
+}
+
+/* Add @ns of @reason to @t's row in the accumulator map of @gen. */
+static __always_inline void ss_off_charge(struct ss_off_task *t, int gen,
+					  __u32 reason, __u64 ns)
+{
+	struct ss_off_val *v;
+
+	if (!ns || reason >= SS_OFF_MAX)
+		return;
+	v = gen ? offcpu_b.lookup(&t->key) : offcpu.lookup(&t->key);
+	if (!v) {
+		struct ss_off_val init = {};
+
+		__builtin_memcpy(init.comm, t->comm, SS_COMM_LEN);
+		init.cgroup_id = t->cgroup_id;
+		v = gen ? offcpu_b.lookup_or_try_init(&t->key, &init)
+			: offcpu.lookup_or_try_init(&t->key, &init);
+		if (!v) {
+			stat_add(SS_STAT_DROPS, 1);
+			return;
+		}
+	}
+	__sync_fetch_and_add(&v->ns[reason], ns);
+}
+
+/*
+ * Thread @tid gets the CPU at @now (@cpu: this CPU's state): its span
+ * ends.  The part before the edge of the interval this CPU is in is left
+ * in xfrom..xto for the host (see the top of this file).
+ */
+static __always_inline void ss_off_arrive(struct ss_cpu *cpu, __u64 now,
+					  __u32 tid)
+{
+	struct ss_off_task *t = tid ? offcpu_task.lookup(&tid) : NULL;
+	__u64 since, from;
+	__u32 idx;
+	int gen;
+
+	if (!t)
+		return;
+	if (!t->since) { /* not seen leaving: its waker is not this span's */
+		SS_WAKERS_FORGET(t);
+		return;
+	}
+	since = t->since;
+	gen = cpu->accum_gen & 1;
+	idx = gen;
+
+	struct ss_off_edge *e = offcpu_edge.lookup(&idx);
+
+	from = since;
+	if (e && e->gen == cpu->accum_gen && e->ts > since) {
+		from = e->ts;
+		t->xreason = t->reason;
+		t->xfrom = since;
+		t->xto = e->ts;
+	}
+	/* xfrom..xto before since = 0: the host reads them lock-free */
+	asm volatile("" ::: "memory");
+	t->since = 0;
+	if (now > from)
+		ss_off_charge(t, gen, t->reason, now - from);
+	if (now > since) { /* --hist offcpu-*, --wakers: the whole span */
+		SS_HIST_OFFSTATE_END(tid, t->reason, now - since);
+		SS_WAKERS_ARRIVE(tid, t, now - since);
+	}
+}
+
+/*
+ * At an interval edge on this CPU (ss_resync, SS_RS_EDGE) at @now: the
+ * first CPU there stamps the interval that begins (accum_gen, set by the
+ * host before its edges) with its time.
+ */
+static __always_inline void ss_off_edge(__u64 now)
+{
+	__u32 zero = 0, idx;
+	__u64 *gen = accum_gen.lookup(&zero);
+
+	if (!gen)
+		return;
+	idx = *gen & 1;
+
+	struct ss_off_edge *e = offcpu_edge.lookup(&idx);
+
+	if (e && e->gen != *gen) {
+		e->ts = now;
+		asm volatile("" ::: "memory");
+		e->gen = *gen;
+	}
+}
+
+/* in the raw sched_switch: its cpu, now, tgid, tid, preempt, raw_state */
+#define SS_OFFCPU_RAW_SWITCH(cpu, next)                              \
+	do {                                                         \
+		ss_off_leave(now, tgid, tid,                         \
+			     ss_off_reason_raw(preempt, raw_state)); \
+		ss_off_arrive(cpu, now, ss_arg_task_pid(next));      \
+	} while (0)
+/* in the regular sched_switch: its cpu, now, tgid, tid, prev_state */
+#define SS_OFFCPU_TP_SWITCH(cpu, next_tid)                                  \
+	do {                                                                \
+		ss_off_leave(now, tgid, tid, ss_off_reason_tp(prev_state)); \
+		ss_off_arrive(cpu, now, next_tid);                          \
+	} while (0)
+/* in ss_resync: the current task arrived by a switch not reported */
+#define SS_OFFCPU_UNREPORTED() ss_off_arrive(cpu, now, tid)
+#define SS_OFFCPU_EDGE() ss_off_edge(now)
+#else
+#define SS_OFFCPU_RAW_SWITCH(cpu, next) \
+	do {                            \
+	} while (0)
+#define SS_OFFCPU_TP_SWITCH(cpu, next_tid) \
+	do {                               \
+	} while (0)
+#define SS_OFFCPU_UNREPORTED() \
+	do {                   \
+	} while (0)
+#define SS_OFFCPU_EDGE() \
+	do {             \
+	} while (0)
+#endif
+
+#endif

@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * feat_wakers.c - who woke whom (--wakers).
+ *
+ * The probe (probes/wakers.bpf.h) notes the waker of every wakeup at
+ * sched_waking (a task; or timer, irq, softirq, idle when it ran in
+ * interrupt context) and, when the woken thread's off-CPU span ends
+ * (probes/offcpu.bpf.h), adds one wakeup and the span's length to the
+ * (victim, waker) pair in the wakers map.  Here the map is drained each
+ * interval and printed after the table, per victim (process, thread with
+ * -L, cgroup with -G), its wakers by the off-CPU time they ended; or as
+ * "waker" records in CSV/JSON.  Needs the raw tracepoints (kernel BTF):
+ * the interrupt-context brackets must never be skipped.
+ */
+#include <bpf/btf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bcc/libbpf.h>
+
+#include "btf_offsets.h"
+#include "cgroup.h"
+#include "feat_wakers.h"
+#include "map_drain.h"
+#include "probes/wakers_shared.h"
+
+#define WAKERS_ENTRIES 16384
+
+/*
+ * Raw tracepoints in attach order: the brackets' exits before their
+ * entries (an exit seen without its entry is ignored; an entry without
+ * its exit would leave the CPU "in an interrupt" for good), then the
+ * wakeups.
+ */
+static const char *const wk_tps[] = {
+	"hrtimer_expire_exit",	"irq_handler_exit",  "softirq_exit",
+	"hrtimer_expire_entry", "irq_handler_entry", "softirq_entry",
+	"sched_waking",
+};
+
+/* their probe functions (kept by the host as the programs' names) */
+static const char *const wk_fns[] = {
+	"raw_tracepoint__hrtimer_expire_exit",
+	"raw_tracepoint__irq_handler_exit",
+	"raw_tracepoint__softirq_exit",
+	"raw_tracepoint__hrtimer_expire_entry",
+	"raw_tracepoint__irq_handler_entry",
+	"raw_tracepoint__softirq_entry",
+	"raw_tracepoint__sched_waking",
+};
+
+#define WK_NTPS (sizeof(wk_tps) / sizeof(wk_tps[0]))
+_Static_assert(sizeof(wk_fns) == sizeof(wk_tps), "one function per tracepoint");
+
+struct wk_row {
+	struct ss_waker_key k;
+	struct ss_waker_val v;
+};
+
+struct wakers_state {
+	int link[WK_NTPS]; /* raw tracepoint attachments (0: none) */
+	struct ss_map_drain map;
+	struct wk_row *rows;
+	struct ss_emit e;
+	bool ready;
+};
+
+static int wakers_configure(struct ss_app *app, void *st)
+{
+	struct wakers_state *ws = st;
+	struct btf *btf;
+
+	if (!app->o.wakers)
+		return 0;
+	if (!app->bpf.raw_sched) {
+		ss_diag("--wakers needs the raw tracepoints (kernel BTF, Linux "
+			"5.18+; -v says why they are not used)");
+		return 1;
+	}
+	btf = btf__load_vmlinux_btf();
+	for (size_t i = 0; btf && i < WK_NTPS; i++) {
+		if (ss_btf_tp_nargs(btf, wk_tps[i]) < 1) {
+			ss_diag("--wakers: no raw tracepoint %s in this kernel",
+				wk_tps[i]);
+			btf__free(btf);
+			return 1;
+		}
+	}
+	btf__free(btf);
+	ss_emit_init(&ws->e, app->f, app->fmt);
+	if (ss_app_define(app, "SS_WAKERS", 1) ||
+	    ss_app_define(app, "SS_WAKERS_ENTRIES", WAKERS_ENTRIES)) {
+		ss_diag("too many BPF cflags");
+		return 1;
+	}
+	return 0;
+}
+
+static int wakers_attach(struct ss_app *app, void *st)
+{
+	struct wakers_state *ws = st;
+	char err[SS_ERR_LEN];
+
+	if (!app->o.wakers)
+		return 0;
+	for (size_t i = 0; i < WK_NTPS; i++) {
+		int fd, lfd;
+
+		fd = ss_bpf_load(&app->bpf, wk_fns[i],
+				 BPF_PROG_TYPE_RAW_TRACEPOINT, err,
+				 sizeof(err));
+		if (fd < 0) {
+			ss_diag("%s", err);
+			return 1;
+		}
+		lfd = bpf_attach_raw_tracepoint(fd, wk_tps[i]);
+		if (lfd >= 0)
+			ws->link[i] = lfd;
+		if (lfd < 0) {
+			ss_diag("cannot attach raw tracepoint %s: %s",
+				wk_tps[i], strerror(errno));
+			return 1;
+		}
+	}
+	ws->map.fd = ss_bpf_map_fd(&app->bpf, "wakers");
+	ws->map.key_size = sizeof(struct ss_waker_key);
+	ws->map.val_size = sizeof(struct ss_waker_val);
+	ws->map.cap = WAKERS_ENTRIES;
+	ws->map.keys = calloc(WAKERS_ENTRIES, sizeof(struct ss_waker_key));
+	ws->map.vals = calloc(WAKERS_ENTRIES, sizeof(struct ss_waker_val));
+	ws->rows = calloc(WAKERS_ENTRIES, sizeof(*ws->rows));
+	if (ws->map.fd < 0 || !ws->map.keys || !ws->map.vals || !ws->rows) {
+		ss_diag("--wakers: BPF map or memory missing");
+		return 1;
+	}
+	ws->ready = true;
+	return 0;
+}
+
+/* Read and delete the wakers map into ws->rows; the count or -errno. */
+static int drain(struct wakers_state *ws)
+{
+	const struct ss_waker_key *k = ws->map.keys;
+	const struct ss_waker_val *v = ws->map.vals;
+	int n = ss_map_drain(&ws->map);
+
+	for (int i = 0; i < n; i++) {
+		ws->rows[i].k = k[i];
+		ws->rows[i].v = v[i];
+	}
+	return n;
+}
+
+/* by victim, then the off-CPU time ended, descending */
+static int cmp_row(const void *a, const void *b)
+{
+	const struct wk_row *x = a, *y = b;
+
+	if (x->k.victim_cgroup != y->k.victim_cgroup)
+		return x->k.victim_cgroup < y->k.victim_cgroup ? -1 : 1;
+	if (x->k.victim_tgid != y->k.victim_tgid)
+		return x->k.victim_tgid < y->k.victim_tgid ? -1 : 1;
+	if (x->k.victim_tid != y->k.victim_tid)
+		return x->k.victim_tid < y->k.victim_tid ? -1 : 1;
+	return (x->v.off_ns < y->v.off_ns) - (x->v.off_ns > y->v.off_ns);
+}
+
+static const char *const kind_name[SS_WK_MAX] = {
+	[SS_WK_TASK] = "task", [SS_WK_TIMER] = "timer",
+	[SS_WK_IRQ] = "irq",   [SS_WK_SOFTIRQ] = "softirq",
+	[SS_WK_IDLE] = "idle",
+};
+
+enum {
+	W_TIME,
+	W_VPID,
+	W_VTID,
+	W_VCOMM,
+	W_VCG,
+	W_KIND,
+	W_WPID,
+	W_WTID,
+	W_WCOMM,
+	W_WCG,
+	W_COUNT,
+	W_OFF,
+	W_MAX,
+};
+
+static const struct ss_field wk_fields[W_MAX] = {
+	[W_TIME] = { .key = "time", .unit = "s", .decimals = 3 },
+	[W_VPID] = { .key = "victim_pid", .head = "PID", .width = 7 },
+	[W_VTID] = { .key = "victim_tid", .head = "TID", .width = 7 },
+	[W_VCOMM] = { .key = "victim_comm", .head = "VICTIM", .width = -16 },
+	[W_VCG] = { .key = "victim_cgroup",
+		    .head = "VICTIM",
+		    .width = -28,
+		    .tail = true },
+	[W_KIND] = { .key = "waker_kind", .head = "BY", .width = -7 },
+	[W_WPID] = { .key = "waker_pid", .head = "PID", .width = 7, .na = "" },
+	[W_WTID] = { .key = "waker_tid", .head = "TID", .width = 7, .na = "" },
+	[W_WCOMM] = { .key = "waker_comm",
+		      .head = "WAKER",
+		      .width = -16,
+		      .na = "" },
+	[W_WCG] = { .key = "waker_cgroup",
+		    .head = "WAKER",
+		    .width = -28,
+		    .tail = true },
+	[W_COUNT] = { .key = "count",
+		      .unit = "count",
+		      .head = "COUNT",
+		      .width = 8 },
+	[W_OFF] = { .key = "offcpu_ns",
+		    .unit = "ns",
+		    .head = "OFFCPU(ms)",
+		    .width = 11,
+		    .style = SS_TS_DIV,
+		    .table_div = 1e6,
+		    .table_decimals = 3 },
+};
+
+/* a cgroup's name: its path, else its id */
+static const char *cg_name(const struct ss_app *app, uint64_t id, char *buf,
+			   size_t len)
+{
+	const char *p = app->info.cg ? ss_cgroup_path(app->info.cg, id) : NULL;
+
+	if (p)
+		return p;
+	snprintf(buf, len, "%llu", (unsigned long long)id);
+	return buf;
+}
+
+/* the fields of one record (header when @head) */
+static void emit_one(struct ss_app *app, struct ss_emit *e,
+		     const struct wk_row *r, bool head)
+{
+	const struct ss_opts *o = &app->o;
+	bool machine = app->fmt != SS_FMT_TABLE, task;
+	char b1[24], b2[24];
+	static const int order_cg[] = { W_VCG, W_KIND, W_WCG, W_COUNT, W_OFF };
+	static const int order_pid[] = { W_VPID,  W_VTID,  W_VCOMM,
+					 W_KIND,  W_WPID,  W_WTID,
+					 W_WCOMM, W_COUNT, W_OFF };
+	const int *ord = o->per_cgroup ? order_cg : order_pid;
+	size_t n = o->per_cgroup ? 5 : 9;
+
+	if (machine && head)
+		ss_emit_head(e, &wk_fields[W_TIME]);
+	else if (machine)
+		ss_emit_double(e, &wk_fields[W_TIME],
+			       (double)app->iv.end_realtime_ns / 1e9);
+	for (size_t i = 0; i < n; i++) {
+		int f = ord[i];
+
+		if ((f == W_VTID || f == W_WTID) && !o->per_thread)
+			continue;
+		if (head) {
+			ss_emit_head(e, &wk_fields[f]);
+			continue;
+		}
+		task = r->k.kind == SS_WK_TASK;
+		switch (f) {
+		case W_VPID:
+			ss_emit_u64(e, &wk_fields[f], r->k.victim_tgid);
+			break;
+		case W_VTID:
+			ss_emit_u64(e, &wk_fields[f], r->k.victim_tid);
+			break;
+		case W_VCOMM:
+			ss_emit_str(e, &wk_fields[f], r->v.victim_comm,
+				    SS_COMM_LEN);
+			break;
+		case W_VCG:
+			ss_emit_str(e, &wk_fields[f],
+				    cg_name(app, r->k.victim_cgroup, b1,
+					    sizeof(b1)),
+				    4096);
+			break;
+		case W_KIND:
+			ss_emit_str(e, &wk_fields[f],
+				    r->k.kind < SS_WK_MAX ? kind_name[r->k.kind]
+							  : "?",
+				    8);
+			break;
+		case W_WPID:
+		case W_WTID:
+			if (task)
+				ss_emit_u64(e, &wk_fields[f],
+					    f == W_WPID ? r->k.waker_tgid
+							: r->k.waker_tid);
+			else
+				ss_emit_null(e, &wk_fields[f]);
+			break;
+		case W_WCOMM:
+			if (task)
+				ss_emit_str(e, &wk_fields[f], r->v.waker_comm,
+					    SS_COMM_LEN);
+			else
+				ss_emit_null(e, &wk_fields[f]);
+			break;
+		case W_WCG:
+			if (task)
+				ss_emit_str(e, &wk_fields[f],
+					    cg_name(app, r->k.waker_cgroup, b2,
+						    sizeof(b2)),
+					    4096);
+			else
+				ss_emit_null(e, &wk_fields[f]);
+			break;
+		case W_COUNT:
+			ss_emit_u64(e, &wk_fields[f], r->v.count);
+			break;
+		case W_OFF:
+			ss_emit_u64(e, &wk_fields[f], r->v.off_ns);
+			break;
+		}
+	}
+}
+
+static int wakers_interval(struct ss_app *app, void *st)
+{
+	struct wakers_state *ws = st;
+	struct ss_emit *e = &ws->e;
+	bool table = app->fmt == SS_FMT_TABLE, block;
+	int n;
+
+	if (!app->o.wakers || !ws->ready || app->o.quiet)
+		return 0;
+	n = drain(ws);
+	if (n < 0) {
+		ss_diag("reading the wakers map: %s", strerror(-n));
+		return 0;
+	}
+	if (n > 1)
+		qsort(ws->rows, n, sizeof(*ws->rows), cmp_row);
+	e->f = app->f;
+	if (table)
+		ss_emit_raw(e, "Wakeups by waker (who ended each off-CPU "
+			       "span; timer/irq/softirq/idle: interrupt "
+			       "context):\n");
+	else
+		ss_emit_reset_header(e);
+	block = ss_emit_begin_header(e);
+	if (block) {
+		if (!table)
+			ss_emit_raw(e, "\n");
+		emit_one(app, e, NULL, true);
+		ss_emit_end(e);
+	}
+	for (int i = 0; i < n; i++) {
+		if (table && app->o.top && (unsigned int)i >= app->o.top)
+			break;
+		ss_emit_begin(e, "waker");
+		emit_one(app, e, &ws->rows[i], false);
+		ss_emit_end(e);
+	}
+	if (block) /* the table, or a CSV block: a blank line after it */
+		ss_emit_raw(e, "\n");
+	ss_emit_flush(e);
+	fflush(app->f);
+	return 0;
+}
+
+static int wakers_reset(struct ss_app *app, void *st)
+{
+	struct wakers_state *ws = st;
+
+	if (app->o.wakers && ws->ready)
+		drain(ws);
+	return 0;
+}
+
+static void wakers_close(struct ss_app *app, void *st)
+{
+	struct wakers_state *ws = st;
+
+	for (size_t i = 0; i < WK_NTPS; i++)
+		if (ws->link[i] > 0)
+			close(ws->link[i]);
+	free(ws->map.keys);
+	free(ws->map.vals);
+	free(ws->rows);
+	memset(ws, 0, sizeof(*ws));
+}
+
+const struct ss_feature ss_feat_wakers = {
+	.name = "wakers",
+	.state_size = sizeof(struct wakers_state),
+	.configure = wakers_configure,
+	.attach = wakers_attach,
+	.reset = wakers_reset,
+	.on_interval = wakers_interval,
+	.close = wakers_close,
+};
