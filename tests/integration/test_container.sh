@@ -207,7 +207,7 @@ done
 } 2>/dev/null
 
 # ------------------------------------------------ 2. the DaemonSet's args
-"${RUN[@]}" -d --name "$NAME-wl" -v "$WORKLOADS:/w:ro" --entrypoint /w/spinner \
+"${RUN[@]}" -d --name "$NAME-wl" --network none -v "$WORKLOADS:/w:ro" --entrypoint /w/spinner \
 	"$IMAGE" 1 ct-inpod >"$T/wl.id" 2>"$T/wl.err" ||
 	fail "workload container: $(cat "$T/wl.err")"
 CID=$(cat "$T/wl.id")
@@ -267,7 +267,8 @@ podman rm -f -t 0 "$NAME-wl" >/dev/null 2>&1
 
 # ------------------------------------------- 3. not in the host pid ns
 rc=0
-"${RUN[@]}" "${DS[@]/--pid=host/--pid=private}" --name "$NAME-nopid" "$IMAGE" \
+"${RUN[@]}" "${DS[@]/--pid=host/--pid=private}" --name "$NAME-nopid" \
+	--network none "$IMAGE" \
 	-p 1 -d 1 >"$T/nopid.out" 2>"$T/nopid.err" || rc=$?
 [ "$rc" -eq 1 ] || { cat "$T/nopid.err" >&2; fail "-p without --pid=host: exit $rc, want 1"; }
 [ "$(grep -c "host's pid namespace" "$T/nopid.err")" -eq 1 ] ||
