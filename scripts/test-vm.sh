@@ -12,8 +12,9 @@
 # (tests/vm/build-image.sh) and cached in /var/cache/switchstat-vm, keyed by
 # its inputs (recipe, package list, targets and the kernel package
 # versions).  Each run copies the checkout (tracked and untracked files, not
-# ignored ones), builds it in the image's chroot (natively for amd64,
-# qemu-user for arm64), puts it on a second virtio disk, boots each target,
+# ignored ones), builds it (amd64: natively in the image's chroot; arm64:
+# cross-compiled on the host against the image's tree), puts it on a
+# second virtio disk, boots each target,
 # runs the quick start and the chosen tests there (ctest -R), reads the
 # results back from the disk and prints per target: kernel, sched_switch
 # path, tests passed/skipped/failed and time.  A guest still running at the
@@ -96,7 +97,10 @@ for t in $targets; do
 	grep -qx "$t" <<<"$all" || vm_die "unknown target $t (have: $(echo $all))"
 done
 # the host's packages (Debian): installed when missing, as setup.sh does
-need=(debootstrap e2fsprogs qemu-system-x86 qemu-system-arm qemu-user-static binfmt-support)
+# (gcc-aarch64-linux-gnu, cmake, make, pkg-config, file: the arm64 checkout is
+# cross-compiled on the host, cross_build below)
+need=(debootstrap e2fsprogs qemu-system-x86 qemu-system-arm qemu-user-static binfmt-support
+	gcc-aarch64-linux-gnu cmake make pkg-config file)
 missing=()
 for p in "${need[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
@@ -107,7 +111,8 @@ if [ "${#missing[@]}" -gt 0 ]; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 		"${missing[@]}" >&2
 fi
-for c in debootstrap mke2fs debugfs qemu-system-x86_64 qemu-system-aarch64 timeout flock; do
+for c in debootstrap mke2fs debugfs qemu-system-x86_64 qemu-system-aarch64 timeout flock \
+	aarch64-linux-gnu-gcc cmake pkg-config file; do
 	command -v "$c" >/dev/null || vm_die "needs $c"
 done
 
@@ -163,6 +168,33 @@ build_in_chroot() {
 	return $rc
 }
 
+# cross_build IMAGEDIR SRCDIR: arm64, cross-compiled on the host (Debian's
+# gcc-aarch64-linux-gnu, the image's tree as the sysroot and pkg-config
+# reading its .pc files: tests/vm/toolchain-arm64.cmake): 14-21 s on a
+# loaded host, where the native build in the tree under qemu-user took
+# 10-27 min.
+# The build tree keeps the host's path (CTest's files name it): the
+# guest's run script links that path to /src.  Only the tool and the
+# workloads: the arm64 guest runs no unit tests.
+cross_build() {
+	local dir=$1 src=$2 what
+	what="switchstat $(cd "$src/tests/workloads" && ls ./*.c |
+		sed 's|^\./|wl_|; s|\.c$||' | tr '\n' ' ')"
+	exec 8>"$VM_CACHE/lock-arm64"
+	flock -s 8
+	# shellcheck disable=SC2086 # $what: the target names
+	{ vm_nice cmake -S "$src" -B "$src/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DCMAKE_TOOLCHAIN_FILE="$src/tests/vm/toolchain-arm64.cmake" \
+		-DSS_SYSROOT="$dir/tree" -DSWITCHSTAT_TESTS=ON &&
+		vm_nice cmake --build "$src/build" -j2 --target $what; } \
+		>"$WORK/build-arm64.log" 2>&1 || { flock -u 8; return 1; }
+	flock -u 8
+	# the guest's loader must take it
+	file -b "$src/build/switchstat" | grep -q 'ARM aarch64' ||
+		{ echo "not an arm64 binary: $(file -b "$src/build/switchstat")" \
+			>>"$WORK/build-arm64.log"; return 1; }
+}
+
 declare -A IMG
 summary=()
 failed=0
@@ -178,8 +210,11 @@ for arch in $(for t in $targets; do vm_target_field "$t" 2; done | sort -u); do
 		cp -r "$VM_SRC/tests/integration/." "$WORK/src-$arch/tests/integration/"
 	else
 		copy_checkout "$WORK/src-$arch"
-		build_in_chroot "$arch" "${IMG[$arch]}" "$WORK/src-$arch" ||
-			{ tail -30 "$WORK/build-$arch.log" >&2; vm_die "the $arch build failed"; }
+		if [ "$arch" = arm64 ]; then
+			cross_build "${IMG[$arch]}" "$WORK/src-$arch"
+		else
+			build_in_chroot "$arch" "${IMG[$arch]}" "$WORK/src-$arch"
+		fi || { tail -30 "$WORK/build-$arch.log" >&2; vm_die "the $arch build failed"; }
 	fi
 	vm_say "$arch build: $(($(date +%s) - ts)) s"
 done

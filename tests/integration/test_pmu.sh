@@ -42,7 +42,7 @@ probe=$BG_LAST
 "$PERF" stat -x, -e task-clock,cycles,instructions -p "$probe" -- sleep 1 \
 	2>"$T/perf.csv" >/dev/null || true
 kill -KILL "$probe"
-why=$(python3 - "$T/perf.csv" <<'PY'
+why=$(python3 - "$T/perf.csv" 2>&1 <<'PY'
 import sys
 v = {}
 for line in open(sys.argv[1]):

@@ -105,10 +105,14 @@ fi
 # bullseye kernel's headers depend on a gcc that bookworm does not have;
 # libbcc needs only the header files), then depmod and a small initramfs
 # qual_pkg PKG ARCH SUITE: PKG:ARCH/SUITE, or PKG/SUITE for an arch "all"
-# package (apt does not take a foreign arch qualifier on those)
+# package (apt does not take a foreign arch qualifier on those).  grep reads
+# all of apt-cache's output (no -q): under pipefail, apt-cache killed by
+# SIGPIPE after an early match failed the test (5 runs in 6 here), and the
+# package was asked for as PKG:ARCH ("Release 'bookworm' for
+# 'linux-headers-...-common:arm64' was not found")
 qual_pkg() {
 	# shellcheck disable=SC2046
-	if apt-cache $(vm_apt_opts) show "$1/$3" 2>/dev/null | grep -q '^Architecture: all'; then
+	if apt-cache $(vm_apt_opts) show "$1/$3" 2>/dev/null | grep '^Architecture: all' >/dev/null; then
 		echo "$1/$3"
 	else
 		echo "$1:$2/$3"
