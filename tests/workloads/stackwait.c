@@ -2,13 +2,14 @@
 /*
  * stackwait - blocks in two known functions of its own, for --stacks.
  *
- * Usage: stackwait N PIPE_MS SLEEP_MS FIFO
+ * Usage: stackwait N PIPE_MS SLEEP_MS FIFO [lock]
  * Waits until a writer opens FIFO (a wait it does not time), then N
  * times: wait_in_pipe() reads a byte from a pipe that its helper thread
  * ("swhelper") writes PIPE_MS after being asked, then wait_in_sleep()
  * nanosleeps SLEEP_MS.  Each function times its blocking call with
  * CLOCK_MONOTONIC.  Then it prints "PID PIPE_NS SLEEP_NS" (the summed
- * times) and stops itself (SIGSTOP).
+ * times) and stops itself (SIGSTOP).  With "lock" (the README's example)
+ * it also waits in wait_on_lock() for a mutex the helper holds PIPE_MS.
  *
  * Built with -fno-omit-frame-pointer (CMakeLists.txt).  The system calls
  * are made inline (x86-64): glibc's wrappers set up no frame, so a frame
@@ -29,6 +30,8 @@
 
 static int req[2], resp[2];
 static long pipe_ms;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static volatile int held; /* the helper holds lock */
 
 static inline __attribute__((always_inline)) long sys3(long nr, long a, long b,
 						       long c)
@@ -63,6 +66,14 @@ static void *helper(void *arg)
 	(void)arg;
 	prctl(PR_SET_NAME, "swhelper");
 	while (read(req[0], &c, 1) == 1) {
+		if (c == 'l') { /* hold the lock pipe_ms */
+			pthread_mutex_lock(&lock);
+			held = 1;
+			nanosleep(&d, NULL);
+			held = 0;
+			pthread_mutex_unlock(&lock);
+			continue;
+		}
 		nanosleep(&d, NULL);
 		if (write(resp[1], &c, 1) != 1)
 			break;
@@ -95,15 +106,32 @@ __attribute__((noinline)) uint64_t wait_in_sleep(long ms)
 	return now_ns() - t0;
 }
 
+/* blocks on the mutex the helper holds; the ns it took */
+__attribute__((noinline)) uint64_t wait_on_lock(void)
+{
+	char c = 'l';
+	uint64_t t0;
+
+	if (write(req[1], &c, 1) != 1)
+		exit(1);
+	while (!held)
+		;
+	t0 = now_ns();
+	pthread_mutex_lock(&lock);
+	pthread_mutex_unlock(&lock);
+	return now_ns() - t0;
+}
+
 int main(int argc, char **argv)
 {
-	uint64_t tp = 0, ts = 0;
+	uint64_t tp = 0, ts = 0, tl = 0;
 	pthread_t th;
 	long n, sleep_ms;
 	int fd;
 
-	if (argc != 5) {
-		fprintf(stderr, "usage: stackwait N PIPE_MS SLEEP_MS FIFO\n");
+	if (argc != 5 && argc != 6) {
+		fprintf(stderr,
+			"usage: stackwait N PIPE_MS SLEEP_MS FIFO [lock]\n");
 		return 2;
 	}
 	n = atol(argv[1]);
@@ -118,9 +146,14 @@ int main(int argc, char **argv)
 	for (long i = 0; i < n; i++) {
 		tp += wait_in_pipe();
 		ts += wait_in_sleep(sleep_ms);
+		if (argc == 6)
+			tl += wait_on_lock();
 	}
-	printf("%d %llu %llu\n", getpid(), (unsigned long long)tp,
+	printf("%d %llu %llu", getpid(), (unsigned long long)tp,
 	       (unsigned long long)ts);
+	if (argc == 6)
+		printf(" %llu", (unsigned long long)tl);
+	printf("\n");
 	fflush(stdout);
 	raise(SIGSTOP);
 	return 0;
