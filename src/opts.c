@@ -726,12 +726,13 @@ int ss_parse_opts(int argc, char **argv, struct ss_opts *o, FILE *out,
 		return bad(err, "-f, -K and -U need --stacks%s%s", "", NULL);
 	if (o->kernel_stacks_only && o->user_stacks_only)
 		return bad(err, "-K and -U are exclusive%s%s", "", NULL);
-	if (o->folded && (o->hist || o->blame || o->wakers || o->check ||
-			  o->csv || o->json || o->top_view || o->timestamp))
+	if (o->folded &&
+	    (o->hist || o->blame || o->wakers || o->check || o->csv ||
+	     o->json || o->top_view || o->timestamp || o->self_stats))
 		return bad(err,
 			   "-f prints folded stacks only: not with --hist, "
-			   "--blame, --wakers, --check, --csv, --json, --top "
-			   "or -T%s%s",
+			   "--blame, --wakers, --check, --csv, --json, --top, "
+			   "-T or --self-stats%s%s",
 			   "", NULL);
 	if (o->stacks && (o->csv || o->json || o->top_view))
 		return bad(err,

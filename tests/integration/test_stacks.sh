@@ -16,6 +16,8 @@
 #     measured, and their ratio within 5 % of the workload's.
 #  2. -K (kernel stacks only, table): no user frames; the read's kernel
 #     stack with the workload's name and pid, within 5 %.
+#  3. as 1 on the regular tracepoint path (the probe's other stack
+#     context: the tracepoint's args; other tracing frames dropped).
 . "$(dirname "$0")/lib.sh"
 need_root
 N=20
@@ -45,9 +47,10 @@ run() {
 	wait "$WL" 2>/dev/null
 }
 
-info "1. folded (-f): format, the workload's functions under their kernel frames, values and ratio"
-run f -f
-python3 - "$T/f.out" "$T/f.wl" <<'PY' || fail "folded stacks wrong"
+# check_folded NAME: the folded output of run NAME against its workload
+check_folded() {
+	python3 - "$T/$1.out" "$T/$1.wl" <<'PY'
+
 import re, sys
 out, wl = sys.argv[1:3]
 pid, pipe_ns, sleep_ns = map(int, open(wl).read().split())
@@ -84,6 +87,11 @@ print("  ratio pipe:sleep %.4f, the workload's %.4f (%+.2f %%); %d folded lines"
 ok &= abs(err) <= 5
 sys.exit(0 if ok else 1)
 PY
+}
+
+info "1. folded (-f): format, the workload's functions under their kernel frames, values and ratio"
+run f -f
+check_folded f || fail "folded stacks wrong"
 
 info "2. -K: kernel stacks only (table)"
 run k -K
@@ -108,4 +116,9 @@ print("  pipe read %.3f ms in the kernel stacks, the workload %.3f ms (%+.2f %%)
       "stacks with user frames: %d" % (got / 1e3, pipe_ns / 1e6, err, users))
 sys.exit(0 if abs(err) <= 5 and users == 0 else 1)
 PY
+info "3. folded on the regular tracepoint path (SWITCHSTAT_TEST_NO_RAW=1)"
+export SWITCHSTAT_TEST_NO_RAW=1
+run r -f
+unset SWITCHSTAT_TEST_NO_RAW
+check_folded r || fail "folded stacks wrong on the regular tracepoint path"
 pass "--stacks: the workload's blocking functions under their kernel frames, in its ratio"

@@ -742,7 +742,12 @@ Test(opts, error_exclusive_combinations)
 		   "--stacks prints text: not with --csv, --json or --top");
 	expect_msg(ARGS("--stacks", "-f", "--hist", "oncpu"),
 		   "-f prints folded stacks only: not with --hist, --blame, "
-		   "--wakers, --check, --csv, --json, --top or -T");
+		   "--wakers, --check, --csv, --json, --top, -T or "
+		   "--self-stats");
+	expect_msg(ARGS("--stacks", "-f", "--self-stats"),
+		   "-f prints folded stacks only: not with --hist, --blame, "
+		   "--wakers, --check, --csv, --json, --top, -T or "
+		   "--self-stats");
 	expect_msg(ARGS("--top", "--trace"),
 		   "--top shows the interval table only: not with --trace, "
 		   "-H, --blame, --check or -q");
