@@ -12,7 +12,7 @@
  * it also waits in wait_on_lock() for a mutex the helper holds PIPE_MS.
  *
  * Built with -fno-omit-frame-pointer (CMakeLists.txt).  The system calls
- * are made inline (x86-64): glibc's wrappers set up no frame, so a frame
+ * are made inline (x86-64, arm64): glibc's wrappers set up no frame, so a frame
  * pointer walk from inside one skips its caller, and the function that
  * blocked would be missing from the user stack.
  */
@@ -44,8 +44,19 @@ static inline __attribute__((always_inline)) long sys3(long nr, long a, long b,
 			 : "a"(nr), "D"(a), "S"(b), "d"(c)
 			 : "rcx", "r11", "memory");
 	return r;
+#elif defined(__aarch64__)
+	register long x8 __asm__("x8") = nr;
+	register long x0 __asm__("x0") = a;
+	register long x1 __asm__("x1") = b;
+	register long x2 __asm__("x2") = c;
+
+	__asm__ volatile("svc #0"
+			 : "+r"(x0)
+			 : "r"(x8), "r"(x1), "r"(x2)
+			 : "memory");
+	return x0;
 #else
-	return syscall(nr, a, b, c);
+	return syscall(nr, a, b, c); /* the caller may be missing */
 #endif
 }
 
