@@ -48,6 +48,7 @@ BPF_HASH(offcpu_task, __u32, struct ss_off_task, SS_MAP_ENTRIES);
 BPF_ARRAY(offcpu_edge, struct ss_off_edge, 2);
 
 #include "wakers.bpf.h" /* uses offcpu_task */
+#include "stacks.bpf.h"
 
 /* marker: the thread's last switch (it exits), no span */
 #define SS_OFF_DEAD SS_OFF_MAX
@@ -119,8 +120,8 @@ static __always_inline __u32 ss_off_reason_tp(__u64 st)
 }
 
 /* The current task (tgid, tid) leaves the CPU at @now for @reason. */
-static __always_inline void ss_off_leave(__u64 now, __u32 tgid, __u32 tid,
-					 __u32 reason)
+static __always_inline void ss_off_leave(void *ctx, __u64 now, __u32 tgid,
+					 __u32 tid, __u32 reason)
 {
 	struct ss_off_task *t;
 
@@ -155,6 +156,7 @@ static __always_inline void ss_off_leave(__u64 now, __u32 tgid, __u32 tid,
 	ss_ident_comm(t->comm, tgid, tid, leader);
 	t->reason = reason;
 	t->dead = 0;
+	SS_STACKS_LEAVE(ctx, t, tgid);
 	t->since = now;
 }
 
@@ -222,6 +224,7 @@ static __always_inline void ss_off_arrive(struct ss_cpu *cpu, __u64 now,
 	if (now > since) { /* --hist offcpu-*, --wakers: the whole span */
 		SS_HIST_OFFSTATE_END(tid, t->reason, now - since);
 		SS_WAKERS_ARRIVE(tid, t, now - since);
+		SS_STACKS_ARRIVE(tid, t, now - since);
 	}
 }
 
@@ -251,15 +254,16 @@ static __always_inline void ss_off_edge(__u64 now)
 /* in the raw sched_switch: its cpu, now, tgid, tid, preempt, raw_state */
 #define SS_OFFCPU_RAW_SWITCH(cpu, next)                              \
 	do {                                                         \
-		ss_off_leave(now, tgid, tid,                         \
+		ss_off_leave(ctx, now, tgid, tid,                    \
 			     ss_off_reason_raw(preempt, raw_state)); \
 		ss_off_arrive(cpu, now, ss_arg_task_pid(next));      \
 	} while (0)
-/* in the regular sched_switch: its cpu, now, tgid, tid, prev_state */
-#define SS_OFFCPU_TP_SWITCH(cpu, next_tid)                                  \
-	do {                                                                \
-		ss_off_leave(now, tgid, tid, ss_off_reason_tp(prev_state)); \
-		ss_off_arrive(cpu, now, next_tid);                          \
+/* in the regular sched_switch: its args, cpu, now, tgid, tid, prev_state */
+#define SS_OFFCPU_TP_SWITCH(cpu, next_tid)                  \
+	do {                                                \
+		ss_off_leave(args, now, tgid, tid,          \
+			     ss_off_reason_tp(prev_state)); \
+		ss_off_arrive(cpu, now, next_tid);          \
 	} while (0)
 /* in ss_resync: the current task arrived by a switch not reported */
 #define SS_OFFCPU_UNREPORTED() ss_off_arrive(cpu, now, tid)

@@ -65,6 +65,15 @@ struct ss_off_task {
 	__u32 wk_tgid;
 	__u32 wk_tid;
 	char wk_comm[SS_COMM_LEN];
+	/*
+	 * --stacks: where it blocked, taken at its switch-out (struct
+	 * ss_stack_key's ids), its tgid and own comm
+	 */
+	__s32 kstack;
+	__s32 ustack;
+	__u32 stk_tgid;
+	__u32 stk_pad;
+	char stk_comm[SS_COMM_LEN];
 };
 
 /* The time of each interval's edge (map offcpu_edge, [gen & 1]). */

@@ -139,7 +139,8 @@ static int run(struct ss_app *app)
 			       : UINT64_MAX;
 	uint64_t next = t0 + interval_ns;
 
-	ss_emit_init(&banner, app->f, app->fmt);
+	/* -f: stdout holds the folded lines only */
+	ss_emit_init(&banner, app->o.folded ? stderr : app->f, app->fmt);
 	ss_emit_banner(&banner,
 		       "Tracing context switches... Hit Ctrl-C to end.", 1);
 

@@ -154,6 +154,17 @@ static const struct opt_def opt_table[] = {
 	FLAG(0, "wakers", wakers,
 	     "after each interval, each task's wakers (tasks;\n"
 	     "timer, irq, softirq) with the off-CPU time they ended"),
+	FLAG(0, "stacks", stacks,
+	     "off-CPU time by the kernel and user stacks where\n"
+	     "the tasks blocked (bcc offcputime; implies the\n"
+	     "--offcpu probe)"),
+	FLAG('f', "folded", folded,
+	     "--stacks as folded lines for flame graphs:\n"
+	     "comm;user frames;kernel frames usecs"),
+	FLAG('K', "kernel-stacks-only", kernel_stacks_only,
+	     "--stacks: kernel stacks only"),
+	FLAG('U', "user-stacks-only", user_stacks_only,
+	     "--stacks: user stacks only"),
 	{ .name = "csv",
 	  .kind = OPT_FLAG,
 	  FIELD(csv),
@@ -252,6 +263,8 @@ static const char examples[] =
 	"    switchstat --hist runq -P # run-queue latency per process\n"
 	"    switchstat --offcpu -L -p 185 # why its threads wait: off-CPU "
 	"time by state\n"
+	"    switchstat --stacks -f -p 185 -d 10 > out.folded # flame graph "
+	"input\n"
 	"    switchstat -G -M          # per cgroup, with memory events\n"
 	"    switchstat --csv -d 10 > out.csv      # for scripts\n"
 	"    switchstat --top -L       # live view; keys: h\n";
@@ -708,6 +721,26 @@ int ss_parse_opts(int argc, char **argv, struct ss_opts *o, FILE *out,
 			   "--hist offcpu-S, offcpu-D, offcpu-IO, offcpu-T and "
 			   "offcpu-R need --offcpu%s%s",
 			   "", NULL);
+	if ((o->folded || o->kernel_stacks_only || o->user_stacks_only) &&
+	    !o->stacks)
+		return bad(err, "-f, -K and -U need --stacks%s%s", "", NULL);
+	if (o->kernel_stacks_only && o->user_stacks_only)
+		return bad(err, "-K and -U are exclusive%s%s", "", NULL);
+	if (o->folded &&
+	    (o->hist || o->blame || o->wakers || o->check || o->csv ||
+	     o->json || o->top_view || o->timestamp || o->self_stats))
+		return bad(err,
+			   "-f prints folded stacks only: not with --hist, "
+			   "--blame, --wakers, --check, --csv, --json, --top, "
+			   "-T or --self-stats%s%s",
+			   "", NULL);
+	if (o->stacks && (o->csv || o->json || o->top_view))
+		return bad(err,
+			   "--stacks prints text: not with --csv, --json or "
+			   "--top%s%s",
+			   "", NULL);
+	if (o->stacks && o->trace)
+		return bad(err, "--stacks is not for --trace%s%s", "", NULL);
 	if ((o->offcpu || o->wakers) && o->trace)
 		return bad(err, "--offcpu and --wakers are not for --trace%s%s",
 			   "", NULL);

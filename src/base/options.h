@@ -68,6 +68,10 @@ struct ss_opts {
 	bool blame; /* --blame: run-queue delay by culprit */
 	bool offcpu; /* --offcpu: off-CPU time by reason */
 	bool wakers; /* --wakers: who woke each task */
+	bool stacks; /* --stacks: off-CPU time by kernel/user stack */
+	bool folded; /* -f: --stacks as folded lines (flame graphs) */
+	bool kernel_stacks_only; /* -K: --stacks kernel stacks only */
+	bool user_stacks_only; /* -U: --stacks user stacks only */
 	bool idle; /* --idle: show each CPU's idle task */
 	bool rate; /* --rate: switches per second too (pidstat -w) */
 	uint32_t map_entries; /* --map-entries; 0 = sized from pid_max */

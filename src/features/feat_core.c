@@ -194,7 +194,8 @@ static int core_interval(struct ss_app *app, void *st)
 			       app->info.ctr_timed);
 	ss_rows_sort(&app->iv, app->o.sort);
 	/* --top draws the table itself (feat_top); CSV/JSON still print */
-	if (!app->o.hist_only && !app->o.quiet &&
+	/* -f: the folded stacks only (feat_stacks) */
+	if (!app->o.hist_only && !app->o.quiet && !app->o.folded &&
 	    !(app->o.top_view && app->fmt == SS_FMT_TABLE))
 		ss_out_interval(&app->out, app->f, &app->iv);
 	return 0;

@@ -60,8 +60,8 @@ static int offcpu_configure(struct ss_app *app, void *vst)
 {
 	struct offcpu_state *st = vst;
 
-	/* --wakers attributes the spans of the --offcpu probe */
-	if (!app->o.offcpu && !app->o.wakers)
+	/* --wakers and --stacks attribute the spans of the --offcpu probe */
+	if (!app->o.offcpu && !app->o.wakers && !app->o.stacks)
 		return 0;
 	/*
 	 * spans end at every switch-in, also one the kernel does not report
@@ -198,7 +198,7 @@ static int offcpu_attach(struct ss_app *app, void *vst)
 {
 	struct offcpu_state *st = vst;
 
-	if (!app->o.offcpu && !app->o.wakers)
+	if (!app->o.offcpu && !app->o.wakers && !app->o.stacks)
 		return 0;
 	st->acc_fd[0] = ss_bpf_map_fd(&app->bpf, "offcpu");
 	st->acc_fd[1] = ss_bpf_map_fd(&app->bpf, "offcpu_b");

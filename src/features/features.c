@@ -17,6 +17,7 @@
 #include "feat_prom.h"
 #include "feat_top.h"
 #include "feat_trace.h"
+#include "feat_stacks.h"
 #include "feat_wakers.h"
 #include "selfstats.h"
 
@@ -42,6 +43,7 @@ static const struct ss_feature *const ss_features[] = {
 	&ss_feat_blame, /* --blame */
 	&ss_feat_offcpu, /* --offcpu */
 	&ss_feat_wakers, /* --wakers */
+	&ss_feat_stacks, /* --stacks */
 	&ss_feat_trace, /* --trace */
 	&ss_feat_check, /* --check, -v per interval */
 	&ss_feat_selfstats, /* --self-stats */

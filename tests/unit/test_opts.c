@@ -543,7 +543,7 @@ Test(opts, every_usage_option_is_parsed)
 		}
 		run_free(&r);
 	}
-	cr_expect_eq(seen, 36, "usage shows %d options besides -h/--version",
+	cr_expect_eq(seen, 40, "usage shows %d options besides -h/--version",
 		     seen);
 	free(usage);
 }
@@ -734,6 +734,20 @@ Test(opts, error_exclusive_combinations)
 		   "--offcpu and --wakers are not for --trace");
 	expect_msg(ARGS("--wakers", "--trace"),
 		   "--offcpu and --wakers are not for --trace");
+	expect_msg(ARGS("-f"), "-f, -K and -U need --stacks");
+	expect_msg(ARGS("--offcpu", "-K"), "-f, -K and -U need --stacks");
+	expect_msg(ARGS("--stacks", "-K", "-U"), "-K and -U are exclusive");
+	expect_msg(ARGS("--stacks", "--trace"), "--stacks is not for --trace");
+	expect_msg(ARGS("--stacks", "--json"),
+		   "--stacks prints text: not with --csv, --json or --top");
+	expect_msg(ARGS("--stacks", "-f", "--hist", "oncpu"),
+		   "-f prints folded stacks only: not with --hist, --blame, "
+		   "--wakers, --check, --csv, --json, --top, -T or "
+		   "--self-stats");
+	expect_msg(ARGS("--stacks", "-f", "--self-stats"),
+		   "-f prints folded stacks only: not with --hist, --blame, "
+		   "--wakers, --check, --csv, --json, --top, -T or "
+		   "--self-stats");
 	expect_msg(ARGS("--top", "--trace"),
 		   "--top shows the interval table only: not with --trace, "
 		   "-H, --blame, --check or -q");

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stacks.bpf.h - off-CPU stacks (--stacks, offcputime's layout).
+ * Compiles to nothing unless the host (src/features/feat_stacks.c) sets
+ * SS_STACKS=1 (with the --offcpu probe, whose spans it attributes):
+ *   SS_STACKS_KERNEL, SS_STACKS_USER  1: take that stack (-K / -U: one)
+ *   SS_STACKS_PER_THREAD             1: key by thread (-L), else tid 0
+ *   SS_STACKS_ENTRIES, SS_STACK_TRACES  map sizes
+ *
+ * At a thread's switch-out (the off-CPU span's start, offcpu.bpf.h) its
+ * kernel and user stack ids are kept in its offcpu_task entry; at its
+ * switch-in the span's whole length is added to (tgid, tid, kernel id,
+ * user id, comm) in the stacks map.  Lost stacks are counted (stack_err).
+ */
+#ifndef SWITCHSTAT_STACKS_BPF_H
+#define SWITCHSTAT_STACKS_BPF_H
+
+#include "common.bpf.h"
+#include "offcpu_shared.h"
+#include "shared.h"
+#include "stacks_shared.h"
+
+#ifndef SS_STACKS
+#define SS_STACKS 0
+#endif
+
+#if SS_STACKS
+#ifndef EEXIST
+#define EEXIST 17
+#endif
+#ifndef EFAULT
+#define EFAULT 14
+#endif
+#ifndef SS_STACKS_ENTRIES
+#define SS_STACKS_ENTRIES 16384
+#endif
+#ifndef SS_STACK_TRACES
+#define SS_STACK_TRACES 16384
+#endif
+#ifndef SS_STACKS_KERNEL
+#define SS_STACKS_KERNEL 1
+#endif
+#ifndef SS_STACKS_USER
+#define SS_STACKS_USER 1
+#endif
+#ifndef SS_STACKS_PER_THREAD
+#define SS_STACKS_PER_THREAD 0
+#endif
+
+BPF_STACK_TRACE(stack_traces, SS_STACK_TRACES);
+BPF_HASH(stacks, struct ss_stack_key, __u64, SS_STACKS_ENTRIES);
+BPF_PERCPU_ARRAY(stack_err, __u64, SS_STKE_MAX);
+
+static __always_inline void ss_stk_err(__u32 i)
+{
+	__u64 *c = stack_err.lookup(&i);
+
+	if (c)
+		*c += 1;
+}
+
+/* At @t's switch-out (current task, @ctx the tracepoint's): its stacks. */
+static __always_inline void ss_stk_leave(void *ctx, struct ss_off_task *t,
+					 __u32 tgid)
+{
+	int k = SS_STK_NONE, u = SS_STK_NONE;
+
+#if SS_STACKS_KERNEL
+	k = stack_traces.get_stackid(ctx, 0);
+	if (k < 0)
+		ss_stk_err(k == -EEXIST ? SS_STKE_K_EEXIST : SS_STKE_K_OTHER);
+#endif
+#if SS_STACKS_USER
+	u = stack_traces.get_stackid(ctx, BPF_F_USER_STACK);
+	if (u < 0)
+		ss_stk_err(u == -EEXIST	  ? SS_STKE_U_EEXIST
+			   : u == -EFAULT ? SS_STKE_U_EFAULT
+					  : SS_STKE_U_OTHER);
+#endif
+	t->kstack = k;
+	t->ustack = u;
+	t->stk_tgid = tgid;
+	bpf_get_current_comm(t->stk_comm, SS_COMM_LEN);
+}
+
+/* At thread @tid's switch-in: add the span's @ns to its stacks. */
+static __always_inline void ss_stk_arrive(__u32 tid, struct ss_off_task *t,
+					  __u64 ns)
+{
+	struct ss_stack_key key = {};
+	__u64 zero = 0, *v;
+
+	key.tgid = t->stk_tgid;
+	key.tid = SS_STACKS_PER_THREAD ? tid : 0;
+	key.kstack = t->kstack;
+	key.ustack = t->ustack;
+	/* the thread's own name, as offcputime's (not the leader's) */
+	__builtin_memcpy(key.comm, t->stk_comm, SS_COMM_LEN);
+	v = stacks.lookup_or_try_init(&key, &zero);
+	if (!v) {
+		ss_stk_err(SS_STKE_FULL);
+		return;
+	}
+	__sync_fetch_and_add(v, ns);
+}
+
+#define SS_STACKS_LEAVE(ctx, t, tgid) ss_stk_leave(ctx, t, tgid)
+#define SS_STACKS_ARRIVE(tid, t, ns) ss_stk_arrive(tid, t, ns)
+#else
+#define SS_STACKS_LEAVE(ctx, t, tgid) \
+	do {                          \
+	} while (0)
+#define SS_STACKS_ARRIVE(tid, t, ns) \
+	do {                         \
+	} while (0)
+#endif
+
+#endif

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stacks_shared.h - off-CPU stacks (--stacks): the key and the error
+ * counters shared by the probe (probes/stacks.bpf.h) and the host
+ * (src/features/feat_stacks.c).  Fixed-size types only.
+ */
+#ifndef SWITCHSTAT_STACKS_SHARED_H
+#define SWITCHSTAT_STACKS_SHARED_H
+
+#include "shared.h"
+
+/*
+ * Key of the stacks map (value: __u64 off-CPU ns, whole spans): the thread
+ * that blocked (tid 0 unless -L) and the stack ids where it blocked, taken
+ * at its switch-out: ids of the stack_traces map, or a negative errno
+ * (-EFAULT: no user stack, as for kernel threads; -EEXIST: a hash
+ * collision in the stack map), SS_STK_NONE when not asked for (-K / -U).
+ */
+struct ss_stack_key {
+	__u32 tgid;
+	__u32 tid;
+	__s32 kstack;
+	__s32 ustack;
+	char comm[SS_COMM_LEN];
+};
+
+#define SS_STK_NONE (-1000) /* that stack not taken (-K, -U) */
+
+/* per-CPU counters (map stack_err) */
+enum ss_stack_err {
+	SS_STKE_K_EEXIST = 0, /* kernel stack lost: stack map bucket taken */
+	SS_STKE_K_OTHER = 1, /* kernel stack lost: another error */
+	SS_STKE_U_EEXIST = 2, /* user stack lost: stack map bucket taken */
+	SS_STKE_U_EFAULT = 3, /* no user stack (kernel thread, fault) */
+	SS_STKE_U_OTHER = 4, /* user stack lost: another error */
+	SS_STKE_FULL = 5, /* a span not counted: the stacks map was full */
+	SS_STKE_MAX = 6,
+};
+
+#endif
