@@ -19,6 +19,11 @@
 #             atomic adds at every switch)
 #   before    default as it was before the row cache and the kernel's
 #             clock (sched_exit_tp attached, no row cache)
+#   offcpu    switchstat -i 1000 --offcpu (off-CPU time by state)
+#   wakers    switchstat -i 1000 --offcpu --wakers (its programs on
+#             sched_waking and the interrupt entry/exit tracepoints listed)
+#   stacks    switchstat -i 1000 --stacks -f (kernel and user stacks where
+#             tasks block)
 #   counters  switchstat -i 1000 -e cpu-clock,task-clock,page-faults
 #             (software counters: this machine may have no PMU)
 #   blame     switchstat -i 1000 --blame (run-queue blame: its switch
@@ -114,7 +119,7 @@ for p in perf $(cd /usr/bin && ls perf_* 2>/dev/null | sort -rV); do
 done
 [ -n "$PERF" ] || { echo "bench: perf not found or not working (apt-get install linux-perf)" >&2; exit 1; }
 
-VARIANTS="base default before exittp nocache counters blame emptybcc emptybtf readctr bpftrace runqlat"
+VARIANTS="base default before exittp nocache offcpu wakers stacks counters blame emptybcc emptybtf readctr bpftrace runqlat"
 command -v bpftrace >/dev/null || { echo "bench: bpftrace not installed: skipping it" >&2; SKIP="$SKIP""bpftrace "; }
 [ -x "$EMPTY" ] || { echo "bench: $EMPTY missing (build with -DSWITCHSTAT_TESTS=ON): skipping emptybcc" >&2; SKIP="$SKIP""emptybcc "; }
 EMPTYBTF=$(dirname "$EMPTY")/empty_btf
@@ -182,6 +187,9 @@ launch() {
 	before) SWITCHSTAT_TEST_EXIT_TP=1 SWITCHSTAT_TEST_NO_ROW_CACHE=1 SWITCHSTAT_TEST_NO_KCLOCK=1 \
 		exec "$SS" -i 1000 >"$W/fifo" 2>"$W/err" & ;;
 	blame) exec "$SS" -i 1000 --blame >"$W/fifo" 2>"$W/err" & ;;
+	offcpu) exec "$SS" -i 1000 --offcpu >"$W/fifo" 2>"$W/err" & ;;
+	wakers) exec "$SS" -i 1000 --offcpu --wakers >"$W/fifo" 2>"$W/err" & ;;
+	stacks) exec "$SS" -i 1000 --stacks -f >"$W/fifo" 2>&1 & ;;
 	counters) exec "$SS" -v -i 1000 -e cpu-clock,task-clock,page-faults >"$W/fifo" 2>"$W/err" & ;;
 	emptybcc) exec "$EMPTY" >"$W/fifo" 2>"$W/err" & ;;
 	emptybtf) exec "$EMPTYBTF" >"$W/fifo" 2>"$W/err" & ;;
