@@ -107,6 +107,9 @@ static __always_inline struct ss_val *ss_current_val(__u32 tgid, __u32 tid)
 #endif
 	if (val) {
 		val->cgroup_id = cgroup_id;
+#if SS_ROW_CACHE_BITS
+		val->cgroup_ns = bpf_ktime_get_ns();
+#endif
 		if (SS_PER_THREAD || tid == tgid)
 			ss_ident_cur_comm(val->comm);
 		return val;
@@ -150,6 +153,7 @@ struct ss_rc_ent {
 	__u64 task; /* tag: the thread id + 1; 0: empty */
 	__u64 start; /* tag: the thread's start_time (an id reused) */
 	__u64 gen; /* the interval (accum_gen) it charges */
+	__u64 seen_ns; /* its last charge (its cgroup read then) */
 	struct ss_key key; /* its row */
 	struct ss_val v; /* charged so far (comm, cgroup: at fill) */
 };
@@ -175,6 +179,7 @@ static __always_inline void ss_rc_flush(struct ss_rc_ent *e)
 
 		__builtin_memcpy(init.comm, e->v.comm, SS_COMM_LEN);
 		init.cgroup_id = e->v.cgroup_id;
+		init.cgroup_ns = e->seen_ns;
 #if SS_ACCUM_GENS
 		val = (e->gen & 1) ? accum_b.lookup_or_try_init(&e->key, &init)
 				   : accum.lookup_or_try_init(&e->key, &init);
@@ -186,7 +191,10 @@ static __always_inline void ss_rc_flush(struct ss_rc_ent *e)
 			return;
 		}
 	}
-	val->cgroup_id = e->v.cgroup_id;
+	if (e->seen_ns >= val->cgroup_ns) { /* the latest names the cgroup */
+		val->cgroup_id = e->v.cgroup_id;
+		val->cgroup_ns = e->seen_ns;
+	}
 	/* a process row is named by its leader (a thread's entry has the
 	 * leader's name as it was when the entry was filled) */
 	if (SS_PER_THREAD || tid == e->key.tgid)
@@ -245,12 +253,13 @@ static __always_inline void ss_row_cache_flush(struct ss_cpu *cpu)
 
 /*
  * ss_rc_val - the row cache entry of the current thread (tgid, tid) on
- * this CPU, charging @cpu's interval: its own when it has one, else a new
+ * this CPU at @now (ns), charging @cpu's interval: its own when it has one, else a new
  * one (the entry's last thread's charges go to their row first).  Falls
  * back to the row itself (ss_current_val) when the table is missing.
  */
 static __always_inline struct ss_val *ss_rc_val(struct ss_cpu *cpu,
-						__u32 tgid, __u32 tid)
+						__u32 tgid, __u32 tid,
+						__u64 now)
 {
 	__u64 task = SS_CUR_TASK(), tag = (__u64)tid + 1, start = 0, leader;
 	__u64 cgroup_id;
@@ -269,6 +278,7 @@ static __always_inline struct ss_val *ss_rc_val(struct ss_cpu *cpu,
 		if (SS_PER_THREAD || tid == tgid) /* renamed since */
 			ss_ident_cur_comm(e->v.comm);
 		e->v.cgroup_id = cgroup_id; /* the row shows the latest */
+		e->seen_ns = now;
 		return &e->v;
 	}
 	ss_rc_flush(e);
@@ -279,6 +289,7 @@ static __always_inline struct ss_val *ss_rc_val(struct ss_cpu *cpu,
 	e->v.cgroup_id = cgroup_id;
 	e->start = start;
 	e->gen = cpu->accum_gen;
+	e->seen_ns = now;
 	e->task = tag;
 	return &e->v;
 }

@@ -75,6 +75,9 @@ struct ss_val {
 	 */
 	__u64 ctr_enabled_ns[SS_MAX_COUNTERS];
 	__u64 ctr_running_ns[SS_MAX_COUNTERS];
+	__u64 cgroup_ns; /* when cgroup_id was read (bpf_ktime): of the
+			  * charges that reach a row from several CPUs'
+			  * row caches, the latest names its cgroup */
 };
 
 /* Per-CPU tracing state; never reset by the host. */

@@ -52,7 +52,7 @@ static __always_inline struct ss_val *ss_charge_slice(struct ss_cpu *cpu,
 		if (!at_switch || tid == 0 || !ss_task_selected(tgid, tid))
 			return NULL;
 #if SS_ROW_CACHE_BITS
-		return ss_rc_val(cpu, tgid, tid);
+		return ss_rc_val(cpu, tgid, tid, now);
 #else
 		return ss_current_val(tgid, tid);
 #endif
@@ -72,7 +72,7 @@ static __always_inline struct ss_val *ss_charge_slice(struct ss_cpu *cpu,
 
 #if SS_ROW_CACHE_BITS
 	/* at a switch: this CPU's entry (plain adds); else the row */
-	struct ss_val *val = at_switch ? ss_rc_val(cpu, tgid, tid)
+	struct ss_val *val = at_switch ? ss_rc_val(cpu, tgid, tid, now)
 				       : ss_current_val(tgid, tid);
 #else
 	struct ss_val *val = ss_current_val(tgid, tid);

@@ -59,6 +59,9 @@ static void val_add(struct ss_val *d, const struct ss_val *s)
 	d->pgalloc += s->pgalloc;
 	d->reclaim_count += s->reclaim_count;
 	d->reclaim_ns += s->reclaim_ns;
+	/* a time, not a sum: the latest of the two */
+	if (s->cgroup_ns > d->cgroup_ns)
+		d->cgroup_ns = s->cgroup_ns;
 }
 
 /* a row's sums into another's: its ss_val and its off-CPU times */

@@ -333,13 +333,16 @@ Test(rows_merge, key_is_the_cgroup)
 
 /*
  * struct ss_val after comm is all __u64; every one of them but cgroup_id
- * (the merge key) and counter_scaled (a bit mask: OR-ed) must be summed.
+ * (the merge key), counter_scaled (a bit mask: OR-ed) and cgroup_ns (a
+ * time: the latest) must be summed.
  * Walking the struct as u64 slots makes a newly added field that the merge
  * forgets fail here.
  */
 #define VAL_SLOTS ((sizeof(struct ss_val) - SS_COMM_LEN) / sizeof(__u64))
 #define SLOT_CGID (offsetof(struct ss_val, cgroup_id) - SS_COMM_LEN) / 8
 #define SLOT_SCALED (offsetof(struct ss_val, counter_scaled) - SS_COMM_LEN) / 8
+/* when the cgroup was read: merged as the latest, not summed */
+#define SLOT_CGNS (offsetof(struct ss_val, cgroup_ns) - SS_COMM_LEN) / 8
 
 /* __u64, the fields' own type: a uint64_t view would break strict aliasing */
 static __u64 *slots(struct ss_val *v)
@@ -354,7 +357,7 @@ Test(rows_merge, sums_every_field_and_clears_identity)
 	static const uint64_t cg[] = { 30, 10, 30, 20, 10, 30, 10 };
 	const size_t n = sizeof(cg) / sizeof(cg[0]);
 	struct ss_val sum[3], rowv;
-	uint64_t scaled_or[3] = { 0 };
+	uint64_t scaled_or[3] = { 0 }, latest[3] = { 0 };
 
 	cr_assert_eq(SS_COMM_LEN % 8, 0);
 	cr_assert_eq((sizeof(struct ss_val) - SS_COMM_LEN) % 8, 0);
@@ -374,6 +377,8 @@ Test(rows_merge, sums_every_field_and_clears_identity)
 		for (size_t s = 0; s < VAL_SLOTS; s++)
 			slots(&sum[g])[s] += slots(&rowv)[s];
 		scaled_or[g] |= rowv.counter_scaled;
+		if (slots(&rowv)[SLOT_CGNS] > latest[g])
+			latest[g] = slots(&rowv)[SLOT_CGNS];
 	}
 	ss_rows_merge_by_cgroup(&iv);
 	cr_assert_eq(iv.n, 3);
@@ -392,6 +397,11 @@ Test(rows_merge, sums_every_field_and_clears_identity)
 		for (size_t s = 0; s < VAL_SLOTS; s++) {
 			if (s == SLOT_CGID)
 				continue;
+			if (s == SLOT_CGNS) {
+				cr_expect_eq(slots(&r->v)[s], latest[g],
+					     "cgroup_ns not the latest");
+				continue;
+			}
 			if (s == SLOT_SCALED) {
 				cr_expect_eq(
 					slots(&r->v)[s], scaled_or[g],
@@ -541,7 +551,8 @@ Test(rows_merge_process, sums_threads_keeps_the_leader)
 
 	for (size_t i = 0; i < 4; i++) {
 		for (size_t s = 0; s < VAL_SLOTS; s++)
-			if (s != SLOT_CGID && s != SLOT_SCALED)
+			if (s != SLOT_CGID && s != SLOT_SCALED &&
+			    s != SLOT_CGNS)
 				slots(&r[i].v)[s] += i + 1; /* every field */
 		if (r[i].key.tgid == 10)
 			for (size_t s = 0; s < VAL_SLOTS; s++)
@@ -555,7 +566,7 @@ Test(rows_merge_process, sums_threads_keeps_the_leader)
 	cr_expect_str_eq(iv.rows[0].v.comm, "c10.10");
 	cr_expect_eq(iv.rows[0].v.cgroup_id, 8);
 	for (size_t s = 0; s < VAL_SLOTS; s++)
-		if (s != SLOT_CGID && s != SLOT_SCALED)
+		if (s != SLOT_CGID && s != SLOT_SCALED && s != SLOT_CGNS)
 			cr_expect_eq(slots(&iv.rows[0].v)[s], slots(&sum10)[s],
 				     "slot %zu", s);
 	cr_expect_eq(iv.rows[1].key.tgid, 20);
