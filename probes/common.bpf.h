@@ -18,6 +18,7 @@
  */
 #include "identity.bpf.h"
 #include "shared.h"
+#include "task.bpf.h"
 
 #ifndef SS_MAP_ENTRIES
 #define SS_MAP_ENTRIES 32768
@@ -154,6 +155,10 @@ struct ss_rc_ent {
 	__u64 start; /* tag: the thread's start_time (an id reused) */
 	__u64 gen; /* the interval (accum_gen) it charges */
 	__u64 seen_ns; /* its last charge (its cgroup read then) */
+	/* raw path: the thread's nvcsw and nivcsw after its last switch
+	 * here (sw_ok 1), the kind of its next one when its switch-in was
+	 * not seen (switch.bpf.c) */
+	__u64 nvcsw, nivcsw, sw_ok;
 	struct ss_key key; /* its row */
 	struct ss_val v; /* charged so far (comm, cgroup: at fill) */
 };
@@ -251,6 +256,46 @@ static __always_inline void ss_row_cache_flush(struct ss_cpu *cpu)
 	}
 }
 
+/* the thread's switch counts now (at a switch: after the kernel's add) */
+static __always_inline void ss_rc_note_switch(struct ss_rc_ent *e)
+{
+#if SS_RAW_TP
+	e->nvcsw = ss_current_nvcsw();
+	e->nivcsw = ss_current_nivcsw();
+	e->sw_ok = 1;
+#endif
+}
+
+/*
+ * ss_rc_kind - raw path: how the current thread's switch counts when its
+ * switch-in was not seen (after a switch the kernel did not report): from
+ * its nvcsw and nivcsw against their values at its last switch on this
+ * CPU, kept in its row cache entry; exactly one of them moved by one.
+ * Returns SS_SW_VOL or SS_SW_INVOL, or -1 when that cannot be told.
+ */
+static __always_inline int ss_rc_kind(__u32 tid)
+{
+#if SS_RAW_TP
+	__u64 task = SS_CUR_TASK(), tag = (__u64)tid + 1, start = 0;
+	__u32 idx;
+	struct ss_rc_ent *e;
+
+	SS_TASK_READ(start, task, SS_IDENT_START);
+	idx = (__u32)((tag * 0x9E3779B97F4A7C15ULL) >> (64 - SS_ROW_CACHE_BITS));
+	e = row_cache.lookup(&idx);
+	if (!e || e->task != tag || e->start != start || !e->sw_ok)
+		return -1;
+	__u64 dv = ss_current_nvcsw() - e->nvcsw;
+	__u64 di = ss_current_nivcsw() - e->nivcsw;
+
+	if (dv == 1 && di == 0)
+		return SS_SW_VOL;
+	if (di == 1 && dv == 0)
+		return SS_SW_INVOL;
+#endif
+	return -1;
+}
+
 /*
  * ss_rc_val - the row cache entry of the current thread (tgid, tid) on
  * this CPU at @now (ns), charging @cpu's interval: its own when it has one, else a new
@@ -279,6 +324,7 @@ static __always_inline struct ss_val *ss_rc_val(struct ss_cpu *cpu,
 			ss_ident_cur_comm(e->v.comm);
 		e->v.cgroup_id = cgroup_id; /* the row shows the latest */
 		e->seen_ns = now;
+		ss_rc_note_switch(e);
 		return &e->v;
 	}
 	ss_rc_flush(e);
@@ -291,6 +337,7 @@ static __always_inline struct ss_val *ss_rc_val(struct ss_cpu *cpu,
 	e->gen = cpu->accum_gen;
 	e->seen_ns = now;
 	e->task = tag;
+	ss_rc_note_switch(e);
 	return &e->v;
 }
 #endif

@@ -340,6 +340,13 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 	} else { /* nvcsw at switch-in unknown (first or missed slice) */
 		blocked = (raw_state & SS_PREV_STATE_SLEEP_MASK) != 0;
 		kind = blocked ? SS_SW_VOL : SS_SW_INVOL;
+#if SS_ROW_CACHE_BITS
+		/* its counts at its last switch here: the kernel's own kind */
+		int k = ss_rc_kind(tid);
+
+		if (k >= 0)
+			kind = k;
+#endif
 	}
 	/* the hooks (histograms, blame, trace) read it as the tracepoint's */
 	prev_state = ss_report_state(preempt, raw_state);

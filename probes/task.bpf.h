@@ -106,6 +106,21 @@ static __always_inline __u64 ss_current_nvcsw(void)
  * 2.6): in exit_state once a thread is released (its counts folded into
  * its process's) or its process reaped by the parent (wait_task_zombie).
  */
+/* the current task's nivcsw (the row cache's baseline, common.bpf.h) */
+static __always_inline __u64 ss_current_nivcsw(void)
+{
+#if SS_TASK_BTF_PTR
+	return *(unsigned long *)((__u64)bpf_get_current_task_btf() +
+				  SS_TASK_NIVCSW);
+#else
+	unsigned long v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v),
+			      (void *)(bpf_get_current_task() + SS_TASK_NIVCSW));
+	return v;
+#endif
+}
+
 #define SS_EXIT_DEAD 0x10
 
 /* 1 if the current task's exit_state is EXIT_DEAD (see above), else 0 */

@@ -196,6 +196,7 @@ static int path_configure(struct ss_app *app, void *st)
 	    ss_app_define(app, "SS_TASK_PID", o.pid) ||
 	    ss_app_define(app, "SS_TASK_TGID", o.tgid) ||
 	    ss_app_define(app, "SS_TASK_NVCSW", o.nvcsw) ||
+	    ss_app_define(app, "SS_TASK_NIVCSW", o.nivcsw) ||
 	    ss_app_define(app, "SS_TASK_COMM", comm) ||
 	    ss_app_define(app, "SS_TASK_CPU", cpu) ||
 	    ss_app_define(app, "SS_TASK_EXIT_STATE", exit_state)) {
