@@ -131,7 +131,6 @@ static __always_inline struct ss_val *ss_current_val(__u32 tgid, __u32 tid)
 	return val;
 }
 
-
 #ifndef SS_ROW_CACHE_BITS
 #define SS_ROW_CACHE_BITS 0 /* 0: no row cache (feat_identity.c) */
 #endif
@@ -267,6 +266,24 @@ static __always_inline void ss_rc_note_switch(struct ss_rc_ent *e)
 }
 
 /*
+ * ss_rc_slot - the current thread's slot in this CPU's table: the entry at
+ * its index, with the thread's tag (@tag: tid + 1) and start time
+ * (@start) for the caller to compare; NULL when the table is missing.
+ */
+static __always_inline struct ss_rc_ent *ss_rc_slot(__u32 tid, __u64 *tag,
+						    __u64 *start, __u32 *idx)
+{
+	__u64 task = SS_CUR_TASK();
+
+	*tag = (__u64)tid + 1;
+	*start = 0;
+	SS_TASK_READ(*start, task, SS_IDENT_START);
+	*idx = (__u32)((*tag * 0x9E3779B97F4A7C15ULL) >>
+		       (64 - SS_ROW_CACHE_BITS));
+	return row_cache.lookup(idx);
+}
+
+/*
  * ss_rc_kind - raw path: how the current thread's switch counts when its
  * switch-in was not seen (after a switch the kernel did not report): from
  * its nvcsw and nivcsw against their values at its last switch on this
@@ -276,13 +293,10 @@ static __always_inline void ss_rc_note_switch(struct ss_rc_ent *e)
 static __always_inline int ss_rc_kind(__u32 tid)
 {
 #if SS_RAW_TP
-	__u64 task = SS_CUR_TASK(), tag = (__u64)tid + 1, start = 0;
+	__u64 tag, start;
 	__u32 idx;
-	struct ss_rc_ent *e;
+	struct ss_rc_ent *e = ss_rc_slot(tid, &tag, &start, &idx);
 
-	SS_TASK_READ(start, task, SS_IDENT_START);
-	idx = (__u32)((tag * 0x9E3779B97F4A7C15ULL) >> (64 - SS_ROW_CACHE_BITS));
-	e = row_cache.lookup(&idx);
 	if (!e || e->task != tag || e->start != start || !e->sw_ok)
 		return -1;
 	__u64 dv = ss_current_nvcsw() - e->nvcsw;
@@ -302,18 +316,13 @@ static __always_inline int ss_rc_kind(__u32 tid)
  * one (the entry's last thread's charges go to their row first).  Falls
  * back to the row itself (ss_current_val) when the table is missing.
  */
-static __always_inline struct ss_val *ss_rc_val(struct ss_cpu *cpu,
-						__u32 tgid, __u32 tid,
-						__u64 now)
+static __always_inline struct ss_val *ss_rc_val(struct ss_cpu *cpu, __u32 tgid,
+						__u32 tid, __u64 now)
 {
-	__u64 task = SS_CUR_TASK(), tag = (__u64)tid + 1, start = 0, leader;
-	__u64 cgroup_id;
+	__u64 tag, start, leader, cgroup_id;
 	__u32 idx;
-	struct ss_rc_ent *e;
+	struct ss_rc_ent *e = ss_rc_slot(tid, &tag, &start, &idx);
 
-	SS_TASK_READ(start, task, SS_IDENT_START);
-	idx = (__u32)((tag * 0x9E3779B97F4A7C15ULL) >> (64 - SS_ROW_CACHE_BITS));
-	e = row_cache.lookup(&idx);
 	if (!e)
 		return ss_current_val(tgid, tid);
 	cgroup_id = ss_ident_cgroup_id();

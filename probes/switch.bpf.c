@@ -385,7 +385,7 @@ TRACEPOINT_PROBE(sched, sched_switch)
 	 * leader (reaped after it), not for another thread (released
 	 * before it); see enum ss_switch_kind
 	 */
-	int kind = dead	     ? (tid == tgid ? SS_SW_VOL : SS_SW_EXIT)
+	int kind = dead ? (tid == tgid ? SS_SW_VOL : SS_SW_EXIT)
 		   : blocked ? SS_SW_VOL
 			     : SS_SW_INVOL;
 

@@ -115,8 +115,9 @@ static __always_inline __u64 ss_current_nivcsw(void)
 #else
 	unsigned long v = 0;
 
-	bpf_probe_read_kernel(&v, sizeof(v),
-			      (void *)(bpf_get_current_task() + SS_TASK_NIVCSW));
+	bpf_probe_read_kernel(
+		&v, sizeof(v),
+		(void *)(bpf_get_current_task() + SS_TASK_NIVCSW));
 	return v;
 #endif
 }
@@ -175,7 +176,8 @@ static __always_inline __u64 ss_current_kslice(void)
 
 	bpf_probe_read_kernel(&policy, sizeof(policy),
 			      (void *)(t + SS_TASK_POLICY));
-	bpf_probe_read_kernel(&sum, sizeof(sum), (void *)(t + SS_TASK_SUM_EXEC));
+	bpf_probe_read_kernel(&sum, sizeof(sum),
+			      (void *)(t + SS_TASK_SUM_EXEC));
 	bpf_probe_read_kernel(&prev, sizeof(prev),
 			      (void *)(t + SS_TASK_PREV_SUM_EXEC));
 #endif

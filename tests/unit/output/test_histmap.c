@@ -306,7 +306,6 @@ Test(histmap, cpu_delta_sums_cpus_and_diffs_intervals)
 
 /* ---- per cgroup (-G) and the merge of finer keys ----------------------- */
 
-
 static char app_path[] = "/app.slice";
 static char docker_path[] = "/system.slice/docker-"
 			    "0123456789abcdef0123456789abcdef0123456789abcdef01"
