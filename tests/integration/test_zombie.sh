@@ -6,7 +6,12 @@
 # thread lives on is alive: -p PID and -t TID accept it.  When the target
 # exits, the run ends by itself with exit 0 and a final interval holding
 # the target's last time: the rows sum to the process's own getrusage
-# (user + system) within 2 %.  --trace -p ends the same way.  A pid that never existed is still bad input.
+# (user + system) over the spin, from the signal to its end, within 2 %.
+# (Not its whole getrusage: that holds its start-up before the tool began,
+# exec, loading and the threads, 20-122 ms of CPU time in a TCG guest, where
+# this missed by 2.4-7.3 % while the tool's sum was within 0.4 % of the
+# spin; both clocks are the TSC there: CLOCK_MONOTONIC for the tool,
+# sched_clock for the kernel's sum_exec_runtime.)  --trace -p ends the same way.  A pid that never existed is still bad input.
 . "$(dirname "$0")/lib.sh"
 
 need_root
@@ -49,8 +54,11 @@ run_case() {
 			grep -q "events traced" "$T/$name.err" ||
 			fail "$name: no trace summary: $(cat "$T/$name.err")"
 	else
-		check_within "$name ${args[*]}: on-CPU vs getrusage" \
-			"$(csv_sum "$T/$name.out" oncpu_ns)" "$(cat "$T/result")" 2
+		local r_end r_start
+		read -r r_end r_start <"$T/result"
+		info "$name: the process's CPU time before the spin: $((r_start / 1000)) us"
+		check_within "$name ${args[*]}: on-CPU vs getrusage over the spin" \
+			"$(csv_sum "$T/$name.out" oncpu_ns)" $((r_end - r_start)) 2
 	fi
 	local msg="process $pid has exited"
 	[ "$name" = t ] && msg="thread $tid has exited"
