@@ -77,6 +77,8 @@ out, wl, fmt, raw = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1"
 sel, promf = sys.argv[5], sys.argv[6]
 cgroup = sel if sel.startswith("/") else None
 go, end, s, d, stop, traced, runq, cpu, pin = map(int, open(wl).read().split()[:9])
+# the moves to CPU 0 that waited runnable (6.12: preempted for the stopper)
+pin_r = int(open(wl).read().split()[12])
 # CLOCK_REALTIME - CLOCK_MONOTONIC, to place the tool's interval ends
 off = time.clock_gettime_ns(time.CLOCK_REALTIME) - time.clock_gettime_ns(time.CLOCK_MONOTONIC)
 if fmt == "csv":
@@ -117,8 +119,8 @@ for name, got, want in checks:
     print("  %-10s tool %10.3f ms  workload %10.3f ms  %+6.2f %%%s" %
           (name, got / 1e6, want / 1e6, err, "" if ok else "  <-- over 2 %"))
 print("  (on-CPU %.3f ms by the tool, %.3f ms CLOCK_THREAD_CPUTIME; frozen %.1f ms taken off T;"
-      " rows %d, other reasons %.3f ms; D of sched_setaffinity %.3f ms, tool's D not killable %.3f ms)" %
-      (oncpu / 1e6, cpu / 1e6, frozen / 1e6, len(rows), (t["idle"] + t["other"]) / 1e6, pin / 1e6, t["block"] / 1e6))
+      " rows %d, other reasons %.3f ms; D of sched_setaffinity %.3f ms (R %.3f ms), tool's D not killable %.3f ms)" %
+      (oncpu / 1e6, cpu / 1e6, frozen / 1e6, len(rows), (t["idle"] + t["other"]) / 1e6, pin / 1e6, pin_r / 1e6, t["block"] / 1e6))
 if sum(int(r["offcpu_ns"] or 0) != sum(int(r[k] or 0) for k in r if k.startswith("offcpu_") and k != "offcpu_ns") for r in rows):
     sys.exit("a row's reasons do not add up to its offcpu_ns")
 if sel:  # the exporter: the same totals, scraped while it was frozen

@@ -14,12 +14,16 @@
  * left: the window's wall time less its on-CPU time
  * (CLOCK_THREAD_CPUTIME_ID) less the timed blocking.  Prints one line
  *   go_ns end_ns sleep_ns d_ns stop_ns traced_ns runq_ns cpu_ns pin_ns
- *   n_s n_d n_t
+ *   n_s n_d n_t pin_r_ns
  * (the blocking times are each call's wall time less its on-CPU time;
  * n_*: timed calls of S, D and T/t whose off-CPU time is in the log2 slot
  * 65536-131071 us, for --hist offcpu-*)
  * (pin_ns: the sched_setaffinity() calls that moved it to CPU 0, which
- * wait uninterruptibly (D) for the move and, behind the hog, for CPU 0)
+ * wait uninterruptibly (D) for the move and, behind the hog, for CPU 0;
+ * a call in which the kernel switched it out only involuntarily (its
+ * nvcsw did not move: Linux 6.12 preempts the caller for the migration
+ * stopper, which moves it while queued) waited runnable, R, and is left
+ * in runq_ns; its time is the 13th field, pin_r_ns)
  *
  * It runs SCHED_RR (priority 1, where allowed), and so do its children
  * (the hog, the helpers), so other load on the machine neither preempts
@@ -38,6 +42,7 @@
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -53,7 +58,7 @@ static uint64_t now_ns(clockid_t c)
 #define MONO() now_ns(CLOCK_MONOTONIC)
 
 static uint64_t phase_ns;
-static uint64_t sleep_ns, d_ns, stop_ns, traced_ns, pin_ns;
+static uint64_t sleep_ns, d_ns, stop_ns, traced_ns, pin_ns, pin_r_ns;
 /* timed calls whose off-CPU time is in the log2 slot 65536-131071 us */
 static int n_s, n_d, n_t;
 
@@ -196,9 +201,22 @@ int main(int argc, char **argv)
 		t_end(t, &stop_ns, &n_t);
 
 		kill(hog, SIGCONT); /* R: beside the hog on CPU 0 */
+		struct rusage ru0, ru1;
+		uint64_t off = 0;
+		int n_off = 0;
+
+		getrusage(RUSAGE_THREAD, &ru0);
 		t = t_start();
 		pin(0); /* from another CPU: waits (D) to be moved */
-		t_end(t, &pin_ns, &n_d);
+		t_end(t, &off, &n_off);
+		getrusage(RUSAGE_THREAD, &ru1);
+		/* the kernel's own kind: no voluntary switch, no D */
+		if (ru1.ru_nvcsw != ru0.ru_nvcsw) {
+			pin_ns += off;
+			n_d += n_off;
+		} else {
+			pin_r_ns += off;
+		}
 		t = t_start();
 		while (MONO() - t.wall < 2 * phase_ns)
 			;
@@ -256,12 +274,13 @@ int main(int argc, char **argv)
 	uint64_t blocked = sleep_ns + d_ns + stop_ns + traced_ns + pin_ns;
 	uint64_t runq = wall > cpu + blocked ? wall - cpu - blocked : 0;
 
-	printf("%llu %llu %llu %llu %llu %llu %llu %llu %llu %d %d %d\n",
+	printf("%llu %llu %llu %llu %llu %llu %llu %llu %llu %d %d %d %llu\n",
 	       (unsigned long long)go, (unsigned long long)end,
 	       (unsigned long long)sleep_ns, (unsigned long long)d_ns,
 	       (unsigned long long)stop_ns, (unsigned long long)traced_ns,
 	       (unsigned long long)runq, (unsigned long long)cpu,
-	       (unsigned long long)pin_ns, n_s, n_d, n_t);
+	       (unsigned long long)pin_ns, n_s, n_d, n_t,
+	       (unsigned long long)pin_r_ns);
 	fflush(stdout);
 	raise(SIGSTOP); /* frozen: the window is over */
 	return 0;
