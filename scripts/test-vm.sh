@@ -47,17 +47,25 @@ set -euo pipefail
 # Test sets per target: regexes for ctest -R.  They hold under emulation
 # (TCG is 2-8x slower than the host; icount shift=0 about 20x).
 # x86 full set: the unit tests and the integration tests that do not need a
-# PMU, a Prometheus server, node, podman or CPU hotplug.
-X86_FULL='^unit\.|^integration\.test_(badinput|checkpoint|counters|failures|faults|hist|idle|involuntary|json|pidreuse|memory|smoke|voluntary|threads|threadexit|trace|zombie|names|pmu)$'
-# CI: tests that compare with the kernel's own numbers and have no
-# wall-clock or rate threshold (TCG on a loaded host stretches those:
-# test_badinput's "checked before compiling" time, test_involuntary's and
-# test_threadexit's and test_voluntary's minimum preemptions/sleeps, and
-# test_checkpoint's per-interval windows failed in guests while the counts
-# matched the kernel's)
-# (test_zombie's on-CPU vs the wait4 rusage also missed its 2 % in guests:
-# 3.1 % on 5.10, 7.3 % on 6.1: open, see the kernel-matrix note)
-X86_CI='^integration\.test_(smoke|faults)$'
+# PMU, a Prometheus server, node or podman; CPU hotplug works in the guests
+# (sysfs online=0 for CPU 1: test_hotplug).  Not test_trace: its slices vs
+# perf's task-clock allow +1.5 us per switch, the native length of the
+# switch path between the tracepoint and perf's hooks, which took +25.6 us
+# per switch under TCG (6.1 guest; its line counts matched the kernel's
+# exactly); it skips on 5.10 anyway (no miss counts before 5.12).
+# test_memory skips its reclaim case: the guest's cgroup2 has no memory
+# controller enabled (with +memory its reader saw 0 limit hits on 6.12:
+# open).
+X86_FULL='^unit\.|^integration\.test_(badinput|cgroup_move|checkpoint|counters|failures|faults|hist|hotplug|idle|involuntary|json|kclock|memory|names|offcpu|pidreuse|pmu|procexit|sigstorm|smoke|threadexit|threads|voluntary|zombie)$'
+# CI: tests that compare with the kernel's own numbers exactly or within
+# their bound, and whose windows are set by the kernel's counts, not by
+# the wall clock (each 8-80 s in a guest): about 13 min for the three
+# guests warm.  The thresholds that failed in guests were the tests'
+# assumptions, fixed (test_zombie's oracle held the process's start-up;
+# test_voluntary/test_involuntary now run until they have their minimum
+# switches; test_idle's first and last intervals; test_badinput's
+# before-the-compile time; test_json's summary before 5.12)
+X86_CI='^integration\.test_(smoke|faults|threadexit|involuntary|zombie|sigstorm|procexit)$'
 ARM_FULL='^integration\.test_(pmu|voluntary|counters)$'
 ARM_CI='^integration\.test_pmu$'
 
