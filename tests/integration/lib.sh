@@ -321,3 +321,41 @@ cg_remove() {
 		done < <(find "$top" -depth -type d -print0 2>/dev/null)
 	done
 }
+
+# run_gated NAME WORKLOAD WLARGS... -- TOOL_ARGS...: a workload that waits
+# for a go FIFO (@FIFO in WLARGS), prints its figures (to $T/NAME.wl) and
+# stops itself (SIGSTOP), run under switchstat TOOL_ARGS (@WL: its pid):
+# the tool attached, the go given, until the workload has printed and
+# stopped; then GATED_SETTLE seconds frozen (interval edges: default 0),
+# the exporter scraped into $T/NAME.prom if PORT is set (prom_lib.sh),
+# the tool stopped.  The workload is left stopped, its pid in WL: read
+# $T/NAME.wl, then kill it.  Never signals it inside the measured window.
+run_gated() {
+	local name=$1 wl=$2 i a
+	local wargs=() targs=()
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		wargs+=("${1//@FIFO/$T/go.fifo}")
+		shift
+	done
+	shift
+	rm -f "$T/go.fifo"
+	mkfifo "$T/go.fifo"
+	"$WORKLOADS/$wl" "${wargs[@]}" >"$T/$name.wl" &
+	WL=$!
+	BG_PIDS+=("$WL")
+	for a in "$@"; do targs+=("${a//@WL/$WL}"); done
+	start_tool "$name" "${targs[@]}"
+	echo g >"$T/go.fifo"
+	for i in $(seq 1 600); do
+		[ -s "$T/$name.wl" ] &&
+			grep -q '^State:.*stopped' /proc/$WL/status 2>/dev/null && break
+		sleep 0.05
+	done
+	[ -s "$T/$name.wl" ] || fail "$name: the workload did not finish"
+	sleep "${GATED_SETTLE:-0}"
+	if [ -n "${PORT:-}" ]; then
+		scrape "$PORT" >"$T/$name.prom" || fail "$name: scrape"
+	fi
+	stop_tool
+}
