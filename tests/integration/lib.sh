@@ -9,6 +9,8 @@ SRC=${SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 SWITCHSTAT=${SWITCHSTAT:-$SRC/build/switchstat}
 WORKLOADS=${WORKLOADS:-$SRC/build/workloads}
 T=$(mktemp -d /tmp/ss-test.XXXXXX)
+# what a test keeps for a person to look at (screenshots), after it ends
+ARTIFACTS=${SS_ARTIFACTS:-/tmp/switchstat-artifacts}
 BG_PIDS=()
 
 cleanup() {

@@ -8,7 +8,7 @@
 # stopped (SIGINT, -d not reached: the stacks print at the end) while it
 # is frozen.
 #  1. folded (-f -p): every line is `comm;frame;...;frame usecs`
-#     (flamegraph.pl's input; checked strictly, not in a viewer); the
+#     (flamegraph.pl's input, checked strictly; and in a viewer: 8); the
 #     workload's thread has wait_in_pipe under main with the kernel's pipe
 #     read frame (this kernel's name: anon_pipe_read, pipe_read before
 #     6.16) inside it, and wait_in_sleep with do_nanosleep /
@@ -32,6 +32,13 @@
 #     switchstat_offcpu_stack_seconds_total{stack} of the workload equals
 #     the NDJSON records' sum for that folded stack (to 1 usec), and its
 #     series pass the checks of 1 and 5.
+#  8. case 1's folded output opens in speedscope (npm, tests/viewer) in
+#     headless Chromium: the screenshot (an artifact, in $ARTIFACTS) read
+#     by tesseract shows stackwait, wait_in_pipe, wait_in_sleep and a
+#     kernel frame of each (the pipe read; do_nanosleep or
+#     hrtimer_nanosleep: OCR misses a label now and then, so one of
+#     each will do).  Skipped, with the reason, when
+#     speedscope, chromium or tesseract is not installed (offline).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/prom_lib.sh"
 need_root
@@ -284,4 +291,56 @@ if command -v promtool >/dev/null; then
 else
 	info "   skipped: no promtool (Debian package prometheus)"
 fi
+info "8. case 1's folded output in speedscope (headless Chromium): the screenshot shows the functions"
+# speedscope (npm, pinned in tests/viewer) loads the file from a loopback
+# HTTP server (profileURL); Chromium draws it (WebGL in SwiftShader) at 2x
+# scale and saves a screenshot; tesseract reads the screenshot's text
+VIEWER=$SRC/tests/viewer/node_modules/speedscope/dist/release
+why=""
+[ -f "$VIEWER/index.html" ] || why="no speedscope (npm ci --prefix tests/viewer: scripts/setup.sh --tests)"
+command -v chromium >/dev/null || why="${why:+$why; }no chromium (Debian package chromium)"
+command -v tesseract >/dev/null || why="${why:+$why; }no tesseract (Debian package tesseract-ocr)"
+if [ -n "$why" ]; then
+	info "   skipped: $why"
+else
+	mkdir -p "$T/www" "$ARTIFACTS"
+	ln -s "$VIEWER" "$T/www/app"
+	cp "$T/f.out" "$T/www/stacks.folded"
+	HPORT=$(python3 -c 'import socket
+s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	python3 -m http.server "$HPORT" --bind 127.0.0.1 --directory "$T/www" \
+		>"$T/http.log" 2>&1 &
+	BG_PIDS+=("$!")
+	for _ in $(seq 1 100); do
+		curl -sf -o /dev/null "http://127.0.0.1:$HPORT/stacks.folded" && break
+		sleep 0.05
+	done
+	SHOT=$ARTIFACTS/test_stacks-speedscope.png
+	rm -f "$SHOT"
+	# a profile that speedscope cannot read shows its error page: no names
+	timeout 120 chromium --headless=new --no-sandbox --use-angle=swiftshader \
+		--enable-unsafe-swiftshader --window-size=1600,900 \
+		--force-device-scale-factor=2 --virtual-time-budget=15000 \
+		--user-data-dir="$T/chromium" --screenshot="$SHOT" \
+		"http://127.0.0.1:$HPORT/app/index.html#profileURL=http://127.0.0.1:$HPORT/stacks.folded&title=stackwait" \
+		>"$T/chromium.log" 2>&1 || fail "chromium: $(tail -3 "$T/chromium.log")"
+	[ -s "$SHOT" ] || fail "chromium wrote no screenshot: $(tail -3 "$T/chromium.log")"
+	tesseract "$SHOT" - >"$T/ocr.txt" 2>/dev/null || fail "tesseract failed on $SHOT"
+	cp "$T/f.out" "$ARTIFACTS/test_stacks.folded"
+	python3 - "$T/ocr.txt" <<'PY' || fail "speedscope's screenshot ($SHOT) lacks the workload's functions"
+import sys
+text = open(sys.argv[1], encoding="utf-8", errors="replace").read()
+# each a name, or names of which one will do (the kernel's frames: OCR
+# misreads a few labels on some colours; the workload's own must all be)
+want = (("stackwait",), ("wait_in_pipe",), ("wait_in_sleep",),
+        ("anon_pipe_read", "pipe_read", "vfs_read", "ksys_read"),
+        ("do_nanosleep", "hrtimer_nanosleep"))
+miss = ["|".join(w) for w in want if not any(x in text for x in w)]
+print("  the screenshot's text has %d of the %d names%s" % (len(want) - len(miss), len(want),
+      ": missing " + ", ".join(miss) if miss else ""))
+sys.exit(1 if miss else 0)
+PY
+	info "   screenshot: $SHOT"
+fi
+
 pass "--stacks: the workload's blocking functions under their kernel frames, in its ratio"
