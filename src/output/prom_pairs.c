@@ -6,49 +6,29 @@
  */
 #include "prom_pairs.h"
 
+#include "prom_index.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t fnv(uint64_t h, const void *b, size_t n)
-{
-	const unsigned char *p = b;
-
-	for (size_t i = 0; i < n; i++) {
-		h ^= p[i];
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
 static uint64_t pair_hash(const struct ss_series_key *k, const char *extra,
 			  size_t len)
 {
-	return fnv(fnv(1469598103934665603ULL, k, sizeof(*k)), extra, len);
+	return ss_fnv1a(ss_fnv1a(SS_FNV_BASIS, k, sizeof(*k)), extra, len);
+}
+
+static uint64_t entry_hash(const void *ctx, size_t i)
+{
+	const struct ss_pair *p = &((const struct ss_pair_store *)ctx)->p[i];
+
+	return pair_hash(&p->key, p->extra, p->extra_len);
 }
 
 static int reindex(struct ss_pair_store *st, size_t nslots)
 {
-	int32_t *slot = nslots == st->nslots ? st->slot
-					     : malloc(nslots * sizeof(*slot));
-
-	if (!slot)
-		return -ENOMEM;
-	memset(slot, 0xff, nslots * sizeof(*slot));
-	for (size_t i = 0; i < st->n; i++) {
-		const struct ss_pair *p = &st->p[i];
-		size_t j = pair_hash(&p->key, p->extra, p->extra_len) &
-			   (nslots - 1);
-
-		while (slot[j] >= 0)
-			j = (j + 1) & (nslots - 1);
-		slot[j] = (int32_t)i;
-	}
-	if (slot != st->slot)
-		free(st->slot);
-	st->slot = slot;
-	st->nslots = nslots;
-	return 0;
+	return ss_prom_index_build(&st->slot, &st->nslots, nslots, st->n,
+				   entry_hash, st);
 }
 
 /* ss_pair_init - see prom_pairs.h */

@@ -153,18 +153,14 @@ PY
 # per record: the records' usecs are rounded down each)
 prom_folded() {
 	python3 - "$T/$1.prom" "$T/$1.folded" "$T/$1.wl" >"$T/$1.pfolded" <<'PY'
-import re, sys
+import sys
+from prom_samples import samples
 prom, folded, wl = sys.argv[1:4]
 pid = open(wl).read().split()[0]
 got = {}
-for l in open(prom, encoding="utf-8", errors="replace"):
-    m = re.match(r'switchstat_offcpu_stack_seconds_total\{(.*)\} (\S+)$', l)
-    if not m:
-        continue
-    lab = dict(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', m.group(1)))
-    if lab.get("pid") != pid:
-        continue
-    got[lab["stack"]] = got.get(lab["stack"], 0) + float(m.group(2)) * 1e6
+for _, lab, v in samples(prom, ("switchstat_offcpu_stack_seconds_total",)):
+    if lab.get("pid") == pid:
+        got[lab["stack"]] = got.get(lab["stack"], 0) + v * 1e6
 want, nrec = {}, {}
 for l in open(folded, encoding="utf-8", errors="replace").read().split("\n"):
     if l:

@@ -123,7 +123,8 @@ if command -v promtool >/dev/null; then
 	promtool check metrics <"$T/m.prom" >"$T/promtool.log" 2>&1 ||
 		fail "promtool check metrics: $(head -5 "$T/promtool.log")"
 	python3 - "$T/m.out" "$T/m.prom" "$T/m.wl" <<'PY' || fail "exporter: wakers differ from the workload's"
-import json, re, sys
+import json, sys
+from prom_samples import samples
 out, prom, wl = sys.argv[1:4]
 a, b, n = map(int, open(wl).read().split())
 rec = {}
@@ -134,15 +135,12 @@ for l in open(out, encoding="utf-8"):
             k = (r["victim_pid"], r["waker_pid"])
             rec[k] = rec.get(k, 0) + r["offcpu_ns"]
 got = {}
-for l in open(prom, encoding="utf-8", errors="replace"):
-    m = re.match(r'(switchstat_wakeups_total|switchstat_wakeup_offcpu_seconds_total)\{(.*)\} (\S+)$', l)
-    if not m:
-        continue
-    lab = dict(re.findall(r'(\w+)="([^"]*)"', m.group(2)))
+for name, lab, v in samples(prom, ("switchstat_wakeups_total",
+                                   "switchstat_wakeup_offcpu_seconds_total")):
     if lab.get("waker_kind") != "task" or not lab.get("waker_pid"):
         continue
-    k = (m.group(1), int(lab["pid"]), int(lab["waker_pid"]))
-    got[k] = got.get(k, 0) + float(m.group(3))
+    k = (name, int(lab["pid"]), int(lab["waker_pid"]))
+    got[k] = got.get(k, 0) + v
 bad = 0
 for v, w in ((a, b), (b, a)):
     c = got.get(("switchstat_wakeups_total", v, w), 0)
