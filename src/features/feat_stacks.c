@@ -11,9 +11,14 @@
  * and printed: a table, each stack innermost frame first, then its
  * process and its off-CPU time in microseconds; or with -f folded lines,
  * "comm;user frames outermost first;kernel frames value" (offcputime -f:
- * flamegraph.pl, inferno, speedscope).  Frames are named by libbcc's
- * symbolizer (bcc_syms.h: the kernel's from /proc/kallsyms, a process's
- * from its mappings), "[unknown]" when it finds none.  Stacks lost to the
+ * flamegraph.pl, inferno, speedscope); with --csv/--json "stack" records
+ * (each stack a field, frames outermost first); with --listen every
+ * interval, named folded lines for the exporter (app->offwake).  With
+ * --wakers each stack is also keyed by its waker and the waker's stacks
+ * (taken at sched_waking), printed as offwaketime does: after a "--" the
+ * waker's frames innermost first, its name last.  Frames are named by
+ * libbcc's symbolizer (bcc_syms.h: the kernel's from /proc/kallsyms, a
+ * process's from its mappings), "[unknown]" when it finds none.  Stacks lost to the
  * stack map (a bucket collision: -EEXIST) or to a full stacks map are
  * counted and said on stderr.
  */

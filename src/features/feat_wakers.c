@@ -9,8 +9,10 @@
  * (victim, waker) pair in the wakers map.  Here the map is drained each
  * interval and printed after the table, per victim (process, thread with
  * -L, cgroup with -G), its wakers by the off-CPU time they ended; or as
- * "waker" records in CSV/JSON.  Needs the raw tracepoints (kernel BTF):
- * the interrupt-context brackets must never be skipped.
+ * "waker" records in CSV/JSON; with --listen the pairs go to the
+ * exporter (app->offwake; -q or -f: nothing printed).  Needs the raw
+ * tracepoints (kernel BTF): the interrupt-context brackets must never be
+ * skipped.
  */
 #include <bpf/btf.h>
 #include <errno.h>
