@@ -31,7 +31,9 @@
 #     while frozen): promtool check metrics; each
 #     switchstat_offcpu_stack_seconds_total{stack} of the workload equals
 #     the NDJSON records' sum for that folded stack (to 1 usec), and its
-#     series pass the checks of 1 and 5.
+#     series pass the checks of 1 and 5.  With --max-series 3, at most 3
+#     stack series and one whose labels are all "other"; together they
+#     hold all the records' time.
 #  8. case 1's folded output opens in speedscope (npm, tests/viewer) in
 #     headless Chromium: the screenshot (an artifact, in $ARTIFACTS) read
 #     by tesseract shows stackwait, wait_in_pipe, wait_in_sleep and a
@@ -284,6 +286,30 @@ if command -v promtool >/dev/null; then
 	prom_folded x || fail "exporter: stack series differ from the records"
 	check_folded x "$T/x.pfolded" || fail "exporter: stack series wrong"
 	check_wakers x "$T/x.pfolded" || fail "exporter: waker stacks wrong"
+	info "7b. the exporter with --max-series 3: at most 3 stack series and one all-other"
+	PORT=$(free_port)
+	GATED_SETTLE=0.7 run y --json -i 300 --listen "$PORT" --max-series 3
+	PORT=""
+	promtool check metrics <"$T/y.prom" >"$T/promtool.log" 2>&1 ||
+		fail "promtool check metrics: $(head -5 "$T/promtool.log")"
+	folded_of y
+	python3 - "$T/y.prom" "$T/y.folded" <<'PY' || fail "exporter: --max-series not kept for stacks"
+import sys
+from prom_samples import samples
+prom, folded = sys.argv[1:3]
+s = samples(prom, ("switchstat_offcpu_stack_seconds_total",))
+other = [v for _, l, v in s if set(l.values()) == {"other"}]
+named = [v for _, l, v in s if l.get("stack") != "other"]
+lines = [l for l in open(folded).read().split("\n") if l]
+rec = sum(int(l.rsplit(" ", 1)[1]) for l in lines)
+got = (sum(other) + sum(named)) * 1e6
+print("  %d stack series and %d other (%.0f us), of %d stacks in the records; all %.0f us, records %d us"
+      % (len(named), len(other), sum(other) * 1e6, len(set(l.rsplit(" ", 1)[0] for l in lines)), got, rec))
+# every stack of the run is the exporter's, named or in other (the
+# records' usecs rounded down each: 1 us per record)
+ok = len(named) <= 3 and len(other) == 1 and abs(got - rec) <= len(lines) + 1
+sys.exit(0 if ok else 1)
+PY
 else
 	info "   skipped: no promtool (Debian package prometheus)"
 fi
