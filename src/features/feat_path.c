@@ -40,6 +40,7 @@
 
 #include "btf_offsets.h"
 #include "tp_btf.h"
+#include "vmlinux_btf.h"
 
 /*
  * The raw path's offsets from the kernel's BTF (@exit_state: of
@@ -56,7 +57,7 @@ static int raw_offsets(struct ss_task_offsets *o, unsigned int *comm,
 					       "sched_wakeup_new",
 					       "sched_process_exit",
 					       "sched_migrate_task" };
-	struct btf *btf = btf__load_vmlinux_btf();
+	const struct btf *btf = ss_vmlinux_btf();
 	unsigned int size;
 	int ret = -1, n;
 
@@ -138,7 +139,6 @@ static int raw_offsets(struct ss_task_offsets *o, unsigned int *comm,
 	}
 	ret = 0;
 out:
-	btf__free(btf);
 	return ret;
 }
 
