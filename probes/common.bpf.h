@@ -312,20 +312,24 @@ static __always_inline int ss_rc_kind(__u32 tid)
 
 /*
  * ss_rc_val - the row cache entry of the current thread (tgid, tid) on
- * this CPU at @now (ns), charging @cpu's interval: its own when it has one, else a new
- * one (the entry's last thread's charges go to their row first).  Falls
- * back to the row itself (ss_current_val) when the table is missing.
+ * this CPU at @now (ns), charging @cpu's interval (@cgroup_id and
+ * @group_leader: the thread's, from ss_ident_cgroup_id and
+ * ss_ident_group_leader): its own when it has one, else a new
+ * one (the entry's last thread's charges go to their row first).  NULL
+ * only if the table's lookup fails, which it cannot (a fallback to the row
+ * itself was a second copy of ss_current_val in sched_switch).
  */
 static __always_inline struct ss_val *ss_rc_val(struct ss_cpu *cpu, __u32 tgid,
-						__u32 tid, __u64 now)
+						__u32 tid, __u64 now,
+						__u64 cgroup_id,
+						__u64 group_leader)
 {
-	__u64 tag, start, leader, cgroup_id;
+	__u64 tag, start, leader;
 	__u32 idx;
 	struct ss_rc_ent *e = ss_rc_slot(tid, &tag, &start, &idx);
 
-	if (!e)
-		return ss_current_val(tgid, tid);
-	cgroup_id = ss_ident_cgroup_id();
+	if (!e) /* never: the index is below the table's size */
+		return NULL;
 	/* -G: a thread moved to another cgroup charges that one's row now */
 	if (e->task == tag && e->start == start && e->gen == cpu->accum_gen &&
 	    (!SS_PER_CGROUP || e->key.cgroup_id == cgroup_id)) {
@@ -338,7 +342,7 @@ static __always_inline struct ss_val *ss_rc_val(struct ss_cpu *cpu, __u32 tgid,
 	}
 	ss_rc_flush(e);
 	cpu->rc_used |= 1ULL << (idx & 63);
-	ss_ident_key(&e->key, tgid, tid, cgroup_id, &leader);
+	ss_ident_key_at(&e->key, tgid, tid, cgroup_id, group_leader, &leader);
 	__builtin_memset(&e->v, 0, sizeof(e->v));
 	ss_ident_comm(e->v.comm, tgid, tid, leader);
 	e->v.cgroup_id = cgroup_id;

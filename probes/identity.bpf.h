@@ -87,14 +87,32 @@
 #endif
 
 /*
- * ss_ident_key - fill key for the current task (tgid, tid): tid only with
- * -L, the start time of the process (thread with -L), the cgroup with -G.
- * *leader gets the group leader's task_struct address (0: unknown), for
- * ss_ident_comm.
+ * ss_ident_group_leader - the current task's task_struct.group_leader
+ * (0 without BTF or with -L, where it is not used), for ss_ident_key_at.
  */
-static __always_inline void ss_ident_key(struct ss_key *key, __u32 tgid,
-					 __u32 tid, __u64 cgroup_id,
-					 __u64 *leader)
+static __always_inline __u64 ss_ident_group_leader(void)
+{
+	__u64 gl = 0;
+
+#if SS_IDENT_BTF
+	if (!SS_PER_THREAD)
+		SS_TASK_READ(gl, SS_CUR_TASK(), SS_IDENT_LEADER);
+#endif
+	return gl;
+}
+
+/*
+ * ss_ident_key_at - fill key for the current task (tgid, tid): tid only
+ * with -L, the start time of the process (thread with -L), the cgroup with
+ * -G.  @group_leader: ss_ident_group_leader(), read by the caller (the
+ * verifier checks a load of a pointer field from the task against the
+ * kernel's whole BTF, four scans, once for every path that reaches it:
+ * sched_switch reads it once at its start).  *leader gets the group
+ * leader's task_struct address (0: unknown), for ss_ident_comm.
+ */
+static __always_inline void ss_ident_key_at(struct ss_key *key, __u32 tgid,
+					    __u32 tid, __u64 cgroup_id,
+					    __u64 group_leader, __u64 *leader)
 {
 	key->tgid = tgid;
 	key->tid = SS_PER_THREAD ? tid : 0;
@@ -106,7 +124,7 @@ static __always_inline void ss_ident_key(struct ss_key *key, __u32 tgid,
 	__u64 who = task;
 
 	if (!SS_PER_THREAD && tid != tgid) {
-		SS_TASK_READ(who, task, SS_IDENT_LEADER);
+		who = group_leader;
 		*leader = who;
 	} else if (tid == tgid) {
 		*leader = task;
@@ -114,6 +132,20 @@ static __always_inline void ss_ident_key(struct ss_key *key, __u32 tgid,
 	if (who)
 		SS_TASK_READ(key->start_ns, who, SS_IDENT_START);
 #endif
+}
+
+/* ss_ident_key - ss_ident_key_at reading the group leader itself */
+static __always_inline void ss_ident_key(struct ss_key *key, __u32 tgid,
+					 __u32 tid, __u64 cgroup_id,
+					 __u64 *leader)
+{
+	__u64 gl = 0;
+
+#if SS_IDENT_BTF
+	if (!SS_PER_THREAD && tid != tgid)
+		SS_TASK_READ(gl, SS_CUR_TASK(), SS_IDENT_LEADER);
+#endif
+	ss_ident_key_at(key, tgid, tid, cgroup_id, gl, leader);
 }
 
 /*

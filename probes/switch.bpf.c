@@ -35,51 +35,71 @@
 #endif
 
 /*
+ * What the row cache needs of the task leaving, read once at the start of
+ * sched_switch, on the one path every switch takes: the verifier checks a
+ * load of a pointer field from a trusted task pointer (group_leader,
+ * cgroups) against the kernel's whole BTF, four linear scans of its
+ * ~127k types, for each path that reaches the load (45 in sched_switch,
+ * about 57 % of its verification time, when they were read where used).
+ */
+struct ss_sw_ident {
+	__u64 cgroup_id; /* ss_ident_cgroup_id() */
+	__u64 group_leader; /* ss_ident_group_leader() */
+};
+
+static __always_inline void ss_sw_ident_read(struct ss_sw_ident *who)
+{
+#if SS_ROW_CACHE_BITS
+	who->cgroup_id = ss_ident_cgroup_id();
+	who->group_leader = ss_ident_group_leader();
+#else
+	who->cgroup_id = 0;
+	who->group_leader = 0;
+#endif
+}
+
+/*
  * ss_charge_slice - charge the on-CPU slice [last, now) of this CPU to the
  * current task (tgid, tid): its row's on-CPU ns and counter deltas, or the
  * idle / filtered stats.  Used at every switch (@at_switch 1) and at every
  * checkpoint.  Returns the row, or NULL when no row was charged: clock went
  * backwards, idle, filtered, map full.  A slice that is not charged (last
  * 0: first on this CPU, or its owner unknown) still returns the row at a
- * switch: the switch itself was seen and is counted.
+ * switch: the switch itself was seen and is counted.  @who: the leaving
+ * task's cgroup and group leader, read at the switch's start (NULL when
+ * not @at_switch).
  */
-static __always_inline struct ss_val *ss_charge_slice(struct ss_cpu *cpu,
-						      __u64 now, __u64 last,
-						      __u32 tgid, __u32 tid,
-						      int at_switch)
+static __always_inline struct ss_val *
+ss_charge_slice(struct ss_cpu *cpu, __u64 now, __u64 last, __u32 tgid,
+		__u32 tid, int at_switch, const struct ss_sw_ident *who)
 {
+	struct ss_val *val;
+
 	if (last == 0) { /* counted by the caller: first or missed */
 		if (!at_switch || tid == 0 || !ss_task_selected(tgid, tid))
 			return NULL;
-#if SS_ROW_CACHE_BITS
-		return ss_rc_val(cpu, tgid, tid, now);
-#else
-		return ss_current_val(tgid, tid);
-#endif
-	}
-	if (now < last) {
+	} else if (now < last) {
 		ss_cpu_stat_add(cpu, SS_STAT_ANOMALY, 1);
 		return NULL;
-	}
-	if (tid == 0) {
+	} else if (tid == 0) {
 		ss_cpu_stat_add(cpu, SS_STAT_IDLE_NS, now - last);
 		return NULL;
-	}
-	if (!ss_task_selected(tgid, tid)) {
+	} else if (!ss_task_selected(tgid, tid)) {
 		ss_cpu_stat_add(cpu, SS_STAT_FILTERED_NS, now - last);
 		return NULL;
 	}
 
+	/* one place each finds the row: one inlined copy per program */
 #if SS_ROW_CACHE_BITS
 	/* at a switch: this CPU's entry (plain adds); else the row */
-	struct ss_val *val = at_switch ? ss_rc_val(cpu, tgid, tid, now)
-				       : ss_current_val(tgid, tid);
+	val = at_switch ? ss_rc_val(cpu, tgid, tid, now, who->cgroup_id,
+				    who->group_leader)
+			: ss_current_val(tgid, tid);
 #else
-	struct ss_val *val = ss_current_val(tgid, tid);
+	val = ss_current_val(tgid, tid);
 #endif
-
-	if (!val)
-		return NULL;
+	if (!val || last == 0)
+		return val;
 	if (SS_ROW_CACHE_BITS && at_switch) /* this CPU's own entry */
 		val->oncpu_ns += now - last;
 	else
@@ -236,13 +256,14 @@ static __always_inline void ss_switch_comms(struct ss_trace_event *ev,
  * ss_switch_kind) says how the switch counts, @kind_known whether that is
  * the kernel's own count (raw path) or read from prev_state; @blocked:
  * prev went to sleep.  @prev_state is as the tracepoint reports it.
- * The comms and next_task are for --trace records only.
+ * The comms and next_task are for --trace records only; @who: the
+ * leaving task's identity reads (struct ss_sw_ident).
  */
 static __always_inline void
 ss_switch(void *ctx, struct ss_cpu *cpu, __u64 now, __u32 tgid, __u32 tid,
 	  __u64 key, __u64 next_key, __u32 next_tid, __u64 prev_state, int kind,
 	  int kind_known, int blocked, const char *prev_comm,
-	  const char *next_comm, __u64 next_task)
+	  const char *next_comm, __u64 next_task, const struct ss_sw_ident *who)
 {
 	__u64 last, unknown;
 
@@ -258,7 +279,7 @@ ss_switch(void *ctx, struct ss_cpu *cpu, __u64 now, __u32 tgid, __u32 tid,
 	SS_BLAME_SWITCH();
 	SS_TRACE_SWITCH(SS_SWITCH_COMMS);
 
-	struct ss_val *val = ss_charge_slice(cpu, now, last, tgid, tid, 1);
+	struct ss_val *val = ss_charge_slice(cpu, now, last, tgid, tid, 1, who);
 
 #if SS_KCLOCK
 	ss_kclock_charge(cpu, val, kx, tgid, tid);
@@ -318,6 +339,9 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 	__u64 preempt = ctx->args[0], prev = ctx->args[1], next = ctx->args[2];
 	__u64 raw_state = ctx->args[3], prev_state = raw_state;
 	int kind, blocked = 0;
+	struct ss_sw_ident who;
+
+	ss_sw_ident_read(&who);
 
 #if SS_TEST_VERIFIER_FAIL
 	/* test hook: a load the verifier must reject */
@@ -351,7 +375,7 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 	/* the hooks (histograms, blame, trace) read it as the tracepoint's */
 	prev_state = ss_report_state(preempt, raw_state);
 	ss_switch(ctx, cpu, now, tgid, tid, prev, next, SS_RAW_NEXT_TID(next),
-		  prev_state, kind, 1, blocked, NULL, NULL, next);
+		  prev_state, kind, 1, blocked, NULL, NULL, next, &who);
 	cpu->curr_nvcsw = ss_arg_task_nvcsw(next);
 	SS_OFFCPU_RAW_SWITCH(cpu, next);
 	SS_BLAME_TAIL(ctx, 0);
@@ -393,9 +417,12 @@ TRACEPOINT_PROBE(sched, sched_switch)
 	/* test hook: a load the verifier must reject */
 	now += *(volatile __u64 *)(long)bpf_get_prandom_u32();
 #endif
+	struct ss_sw_ident who;
+
+	ss_sw_ident_read(&who);
 	ss_switch(args, cpu, now, tgid, tid, tid, args->next_pid,
 		  args->next_pid, prev_state, kind, 0, blocked && !dead,
-		  args->prev_comm, args->next_comm, 0);
+		  args->prev_comm, args->next_comm, 0, &who);
 	SS_OFFCPU_TP_SWITCH(cpu, args->next_pid);
 	SS_BLAME_TAIL(args, 0);
 	return 0;
@@ -504,7 +531,7 @@ static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 		SS_BLAME_UNREPORTED();
 		SS_OFFCPU_UNREPORTED();
 	}
-	ss_charge_slice(cpu, now, last, tgid, tid, 0);
+	ss_charge_slice(cpu, now, last, tgid, tid, 0, NULL);
 #if SS_ROW_CACHE_BITS
 	if (ck == SS_RS_EDGE) /* this interval's rows whole for the host */
 		ss_row_cache_flush(cpu);
