@@ -191,7 +191,6 @@ static int path_configure(struct ss_app *app, void *st)
 		return 1;
 	}
 	if (ss_app_define(app, "SS_TP_BTF", app->bpf.tp_btf) ||
-	    ss_app_define(app, "SS_EXIT_TP", app->bpf.exit_tp_avail) ||
 	    ss_app_define(app, "SS_RAW_TP", 1) ||
 	    ss_app_define(app, "SS_TASK_PID", o.pid) ||
 	    ss_app_define(app, "SS_TASK_TGID", o.tgid) ||
@@ -207,19 +206,35 @@ static int path_configure(struct ss_app *app, void *st)
 }
 
 /*
- * sched_exit_tp before sched_switch (core_start): no switch goes unseen.
- * Attached when the kernel has it and a feature needs every slice's start,
- * or the kernel's clock is not there to fill in (see the top of the file).
+ * Whether sched_exit_tp is attached: where the kernel has it and a feature
+ * needs every slice's start (app->bpf.whole_slices, set by the features'
+ * configure phases, so this runs after theirs: ss_feat_path_exit's place
+ * in features.c), or the kernel's clock is not there to fill in (see the
+ * top of the file).  Its program is compiled only then (SS_EXIT_TP): 281
+ * instructions the default mode never loads.
  */
-static int path_attach(struct ss_app *app, void *st)
+static int path_exit_configure(struct ss_app *app, void *st)
 {
 	const char *env = getenv("SWITCHSTAT_TEST_EXIT_TP");
 
-	if (!app->bpf.raw_sched)
-		return 0;
-	app->bpf.exit_tp = app->bpf.exit_tp_avail &&
+	(void)st;
+	app->bpf.exit_tp = app->bpf.raw_sched && app->bpf.exit_tp_avail &&
 			   (app->bpf.whole_slices || !app->bpf.kclock ||
 			    (env && !strcmp(env, "1")));
+	if (app->bpf.raw_sched &&
+	    ss_app_define(app, "SS_EXIT_TP", app->bpf.exit_tp)) {
+		fprintf(stderr, "switchstat: too many BPF cflags\n");
+		return 1;
+	}
+	return 0;
+}
+
+/* sched_exit_tp before sched_switch (core_start): no switch goes unseen. */
+static int path_attach(struct ss_app *app, void *st)
+{
+	(void)st;
+	if (!app->bpf.raw_sched)
+		return 0;
 	if (app->o.verbose)
 		fprintf(stderr, "switchstat: unreported switches: %s\n",
 			app->bpf.exit_tp ? "caught at sched_exit_tp"
@@ -235,5 +250,10 @@ static int path_attach(struct ss_app *app, void *st)
 const struct ss_feature ss_feat_path = {
 	.name = "path",
 	.configure = path_configure,
+};
+
+const struct ss_feature ss_feat_path_exit = {
+	.name = "path_exit",
+	.configure = path_exit_configure,
 	.attach = path_attach,
 };
