@@ -218,4 +218,31 @@ static __always_inline void ss_task_comm(__u64 task, char *dst)
 }
 #endif
 
+/*
+ * ss_current_kthread - 1 if the current task is a kernel thread
+ * (PF_KTHREAD, the same bit since Linux 2.6.27) or that cannot be told
+ * (no SS_TASK_FLAGS offset from BTF, or the regular path).  Once a CPU
+ * going offline is inactive, only its per-CPU kernel threads run there
+ * (the scheduler pushes every other task away): its last switches to the
+ * idle task are from its stopper (migration/N) and hotplug thread (cpuhp/N).
+ */
+#define SS_PF_KTHREAD 0x00200000U
+
+static __always_inline int ss_current_kthread(void)
+{
+#if SS_RAW_TP && defined(SS_TASK_FLAGS)
+	unsigned int flags = SS_PF_KTHREAD;
+#if SS_TASK_BTF_PTR
+	flags = *(unsigned int *)((__u64)bpf_get_current_task_btf() +
+				  SS_TASK_FLAGS);
+#else
+	bpf_probe_read_kernel(&flags, sizeof(flags),
+			      (void *)(bpf_get_current_task() + SS_TASK_FLAGS));
+#endif
+	return (flags & SS_PF_KTHREAD) != 0;
+#else
+	return 1;
+#endif
+}
+
 #endif

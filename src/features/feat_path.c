@@ -202,6 +202,22 @@ static int path_configure(struct ss_app *app, void *st)
 		fprintf(stderr, "switchstat: too many BPF cflags\n");
 		return 1;
 	}
+	/*
+	 * task_struct.flags (PF_KTHREAD): the row cache is flushed when a CPU
+	 * goes idle after a kernel thread (probes/task.bpf.h
+	 * ss_current_kthread); without it, at every switch to idle
+	 */
+	{
+		const struct btf *btf = ss_vmlinux_btf();
+		unsigned int off, size;
+
+		if (btf &&
+		    !ss_btf_member(btf, "task_struct", "flags", &off, &size) &&
+		    size == 4 && ss_app_define(app, "SS_TASK_FLAGS", off)) {
+			fprintf(stderr, "switchstat: too many BPF cflags\n");
+			return 1;
+		}
+	}
 	return 0;
 }
 
