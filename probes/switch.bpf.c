@@ -368,6 +368,11 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 		kind = SS_SW_EXIT;
 		blocked = !preempt && !(raw_state & SS_TASK_DEAD) &&
 			  (raw_state & SS_PREV_STATE_SLEEP_MASK) != 0;
+		/* a leader's last switch after its parent reaped it: wait4
+		 * read its nvcsw concurrently, mostly before this switch's
+		 * add (shared.h); counted for the test's allowance */
+		if ((raw_state & SS_TASK_DEAD) && tid == tgid)
+			ss_cpu_stat_add(cpu, SS_STAT_REAP_RACE, 1);
 	} else if (raw_state & SS_TASK_DEAD) {
 		/* a last switch before the release: the kernel counts it */
 		kind = SS_SW_VOL;
