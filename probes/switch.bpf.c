@@ -43,12 +43,15 @@
  * about 57 % of its verification time, when they were read where used).
  */
 struct ss_sw_ident {
+	__u64 task; /* the task leaving: prev under tp_btf, else SS_CUR_TASK() */
 	__u64 cgroup_id; /* ss_ident_cgroup_id() */
 	__u64 leader_task; /* ss_ident_group_leader() */
 };
 
-static __always_inline void ss_sw_ident_read(struct ss_sw_ident *who, __u32 tid)
+static __always_inline void ss_sw_ident_read(struct ss_sw_ident *who, __u32 tid,
+					     __u64 task)
 {
+	who->task = task;
 	who->cgroup_id = 0;
 	who->leader_task = 0;
 #if SS_ROW_CACHE_BITS
@@ -59,8 +62,8 @@ static __always_inline void ss_sw_ident_read(struct ss_sw_ident *who, __u32 tid)
 	 * from merging the two paths' states (50 against 20 ms).
 	 */
 	if (tid)
-		who->cgroup_id = ss_ident_cgroup_id();
-	who->leader_task = ss_ident_group_leader();
+		who->cgroup_id = ss_ident_cgroup_id_of(task);
+	who->leader_task = ss_ident_group_leader(task);
 #endif
 }
 
@@ -99,7 +102,7 @@ ss_charge_slice(struct ss_cpu *cpu, __u64 now, __u64 last, __u32 tgid,
 #if SS_ROW_CACHE_BITS
 	/* at a switch: this CPU's entry (plain adds); else the row */
 	val = at_switch ? ss_rc_val(cpu, tgid, tid, now, who->cgroup_id,
-				    who->leader_task)
+				    who->leader_task, who->task)
 			: ss_current_val(tgid, tid);
 #else
 	val = ss_current_val(tgid, tid);
@@ -357,13 +360,18 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 	int kind, blocked = 0;
 	struct ss_sw_ident who;
 
-	ss_sw_ident_read(&who, tid);
+	/* the current task is prev: under tp_btf, read in place from it */
+#if SS_TP_BTF
+	ss_sw_ident_read(&who, tid, prev);
+#else
+	ss_sw_ident_read(&who, tid, SS_CUR_TASK());
+#endif
 
 #if SS_TEST_VERIFIER_FAIL
 	/* test hook: a load the verifier must reject */
 	now += *(volatile __u64 *)(long)bpf_get_prandom_u32();
 #endif
-	if (ss_current_released()) {
+	if (ss_prev_released(who.task)) {
 		/* its counts are in its process's already (shared.h) */
 		kind = SS_SW_EXIT;
 		blocked = !preempt && !(raw_state & SS_TASK_DEAD) &&
@@ -379,15 +387,15 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 	} else if (preempt) {
 		kind = SS_SW_INVOL;
 	} else if (cpu->curr_key == prev && cpu->last_switch_ns) {
-		kind = ss_current_nvcsw() != cpu->curr_nvcsw ? SS_SW_VOL
-							     : SS_SW_INVOL;
+		kind = ss_prev_nvcsw(who.task) != cpu->curr_nvcsw ? SS_SW_VOL
+								  : SS_SW_INVOL;
 		blocked = (raw_state & SS_PREV_STATE_SLEEP_MASK) != 0;
 	} else { /* nvcsw at switch-in unknown (first or missed slice) */
 		blocked = (raw_state & SS_PREV_STATE_SLEEP_MASK) != 0;
 		kind = blocked ? SS_SW_VOL : SS_SW_INVOL;
 #if SS_ROW_CACHE_BITS
 		/* its counts at its last switch here: the kernel's own kind */
-		int k = ss_rc_kind(tid);
+		int k = ss_rc_kind(tid, who.task);
 
 		if (k >= 0)
 			kind = k;
@@ -440,7 +448,7 @@ TRACEPOINT_PROBE(sched, sched_switch)
 #endif
 	struct ss_sw_ident who;
 
-	ss_sw_ident_read(&who, tid);
+	ss_sw_ident_read(&who, tid, SS_CUR_TASK());
 	ss_switch(args, cpu, now, tgid, tid, tid, args->next_pid,
 		  args->next_pid, prev_state, kind, 0, blocked && !dead,
 		  args->prev_comm, args->next_comm, 0, &who);

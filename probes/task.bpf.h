@@ -140,6 +140,39 @@ static __always_inline int ss_current_released(void)
 }
 
 /*
+ * The task leaving at a raw sched_switch (@prev: its ctx->args[1]), which
+ * is the current task: read in place from the tp_btf argument (no
+ * bpf_get_current_task_btf() call per read: there were about 8 on a
+ * switch's usual path), else as the ss_current_* readers above.
+ */
+static __always_inline __u64 ss_prev_nvcsw(__u64 prev)
+{
+#if SS_TP_BTF
+	return *(unsigned long *)(prev + SS_TASK_NVCSW);
+#else
+	return ss_current_nvcsw();
+#endif
+}
+
+static __always_inline __u64 ss_prev_nivcsw(__u64 prev)
+{
+#if SS_TP_BTF
+	return *(unsigned long *)(prev + SS_TASK_NIVCSW);
+#else
+	return ss_current_nivcsw();
+#endif
+}
+
+static __always_inline int ss_prev_released(__u64 prev)
+{
+#if SS_TP_BTF
+	return *(int *)(prev + SS_TASK_EXIT_STATE) == SS_EXIT_DEAD;
+#else
+	return ss_current_released();
+#endif
+}
+
+/*
  * Reads of a task the raw sched_switch passes (ctx->args[]).  With
  * SS_TP_BTF the program is a BTF raw tracepoint (tp_btf): its arguments
  * are typed task pointers the verifier lets it read in place, a plain load
