@@ -353,10 +353,16 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 		return 0;
 
 	__u64 now = bpf_ktime_get_ns();
-	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tid = (__u32)id, tgid = id >> 32;
 	__u64 preempt = ctx->args[0], prev = ctx->args[1], next = ctx->args[2];
 	__u64 raw_state = ctx->args[3], prev_state = raw_state;
+#if SS_TP_BTF
+	/* prev is the current task: its ids in place, no helper call (the
+	 * offsets are checked against the helper at every checkpoint) */
+	__u32 tid = ss_arg_task_pid(prev), tgid = ss_arg_task_tgid(prev);
+#else
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id, tgid = id >> 32;
+#endif
 	int kind, blocked = 0;
 	struct ss_sw_ident who;
 

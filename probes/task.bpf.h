@@ -229,6 +229,15 @@ static __always_inline __u32 ss_arg_task_pid(__u64 task)
 #endif
 }
 
+static __always_inline __u32 ss_arg_task_tgid(__u64 task)
+{
+#if SS_TP_BTF
+	return *(__u32 *)(task + SS_TASK_TGID);
+#else
+	return ss_task_tgid(task);
+#endif
+}
+
 static __always_inline __u64 ss_arg_task_nvcsw(__u64 task)
 {
 #if SS_TP_BTF
