@@ -354,6 +354,8 @@ cg_remove() {
 # the exporter scraped into $T/NAME.prom if PORT is set (prom_lib.sh),
 # the tool stopped.  The workload is left stopped, its pid in WL: read
 # $T/NAME.wl, then kill it.  Never signals it inside the measured window.
+# GATED_WL_CPU / GATED_TOOL_CPU: pin the workload / all of switchstat's
+# threads to that CPU.
 run_gated() {
 	local name=$1 wl=$2 i a
 	local wargs=() targs=()
@@ -365,11 +367,17 @@ run_gated() {
 	shift
 	rm -f "$T/go.fifo"
 	mkfifo "$T/go.fifo"
-	"$WORKLOADS/$wl" "${wargs[@]}" >"$T/$name.wl" &
+	local pin=()
+	[ -n "${GATED_WL_CPU:-}" ] && pin=(taskset -c "$GATED_WL_CPU")
+	"${pin[@]}" "$WORKLOADS/$wl" "${wargs[@]}" >"$T/$name.wl" &
 	WL=$!
 	BG_PIDS+=("$WL")
 	for a in "$@"; do targs+=("${a//@WL/$WL}"); done
 	start_tool "$name" "${targs[@]}"
+	if [ -n "${GATED_TOOL_CPU:-}" ]; then
+		taskset -a -p -c "$GATED_TOOL_CPU" "$TOOL_PID" >/dev/null ||
+			fail "$name: cannot pin switchstat to CPU $GATED_TOOL_CPU"
+	fi
 	echo g >"$T/go.fifo"
 	for i in $(seq 1 600); do
 		[ -s "$T/$name.wl" ] &&
