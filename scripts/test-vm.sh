@@ -59,8 +59,8 @@ set -euo pipefail
 X86_FULL='^unit\.|^integration\.test_(badinput|cgroup_move|checkpoint|counters|failures|faults|hist|hotplug|idle|involuntary|json|kclock|memory|names|offcpu|pidreuse|pmu|procexit|sigstorm|smoke|threadexit|threads|voluntary|zombie)$'
 # CI: tests that compare with the kernel's own numbers exactly or within
 # their bound, and whose windows are set by the kernel's counts, not by
-# the wall clock (each 8-80 s in a guest): about 13 min for the three
-# guests warm.  The thresholds that failed in guests were the tests'
+# the wall clock (each 8-80 s in a guest): about 10 min for the three
+# guests warm (670 s with test_threadexit and test_procexit too).  The thresholds that failed in guests were the tests'
 # assumptions, fixed (test_zombie's oracle held the process's start-up;
 # test_voluntary/test_involuntary now run until they have their minimum
 # switches; test_idle's first and last intervals; test_badinput's
@@ -71,7 +71,10 @@ X86_FULL='^unit\.|^integration\.test_(badinput|cgroup_move|checkpoint|counters|f
 # 5.10's tracepoint reports as R (it reads the state after __schedule set
 # it back to running; not confirmed).  Open: the regular path could take
 # the kind from nvcsw at its BTF offset, as the raw path does
-X86_CI='^integration\.test_(smoke|faults|involuntary|zombie|sigstorm|procexit)$'
+# Not test_procexit yet: its reap race (a child one voluntary switch
+# short, b23bcfa) showed in -L rows in both of two CI runs on 6.1 and 6.12
+# before that fix's per-instance allowance: not run in guests since
+X86_CI='^integration\.test_(smoke|faults|involuntary|zombie|sigstorm)$'
 ARM_FULL='^integration\.test_(pmu|voluntary|counters)$'
 ARM_CI='^integration\.test_pmu$'
 
