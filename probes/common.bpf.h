@@ -256,11 +256,11 @@ static __always_inline void ss_row_cache_flush(struct ss_cpu *cpu)
 }
 
 /* the thread's switch counts now (at a switch: after the kernel's add) */
-static __always_inline void ss_rc_note_switch(struct ss_rc_ent *e)
+static __always_inline void ss_rc_note_switch(struct ss_rc_ent *e, __u64 task)
 {
 #if SS_RAW_TP
-	e->nvcsw = ss_current_nvcsw();
-	e->nivcsw = ss_current_nivcsw();
+	e->nvcsw = ss_prev_nvcsw(task);
+	e->nivcsw = ss_prev_nivcsw(task);
 	e->sw_ok = 1;
 #endif
 }
@@ -269,12 +269,11 @@ static __always_inline void ss_rc_note_switch(struct ss_rc_ent *e)
  * ss_rc_slot - the current thread's slot in this CPU's table: the entry at
  * its index, with the thread's tag (@tag: tid + 1) and start time
  * (@start) for the caller to compare; NULL when the table is missing.
+ * @task: the current task (struct ss_sw_ident in switch.bpf.c).
  */
-static __always_inline struct ss_rc_ent *ss_rc_slot(__u32 tid, __u64 *tag,
-						    __u64 *start, __u32 *idx)
+static __always_inline struct ss_rc_ent *
+ss_rc_slot(__u32 tid, __u64 *tag, __u64 *start, __u32 *idx, __u64 task)
 {
-	__u64 task = SS_CUR_TASK();
-
 	*tag = (__u64)tid + 1;
 	*start = 0;
 	SS_TASK_READ(*start, task, SS_IDENT_START);
@@ -290,17 +289,17 @@ static __always_inline struct ss_rc_ent *ss_rc_slot(__u32 tid, __u64 *tag,
  * CPU, kept in its row cache entry; exactly one of them moved by one.
  * Returns SS_SW_VOL or SS_SW_INVOL, or -1 when that cannot be told.
  */
-static __always_inline int ss_rc_kind(__u32 tid)
+static __always_inline int ss_rc_kind(__u32 tid, __u64 task)
 {
 #if SS_RAW_TP
 	__u64 tag, start;
 	__u32 idx;
-	struct ss_rc_ent *e = ss_rc_slot(tid, &tag, &start, &idx);
+	struct ss_rc_ent *e = ss_rc_slot(tid, &tag, &start, &idx, task);
 
 	if (!e || e->task != tag || e->start != start || !e->sw_ok)
 		return -1;
-	__u64 dv = ss_current_nvcsw() - e->nvcsw;
-	__u64 di = ss_current_nivcsw() - e->nivcsw;
+	__u64 dv = ss_prev_nvcsw(task) - e->nvcsw;
+	__u64 di = ss_prev_nivcsw(task) - e->nivcsw;
 
 	if (dv == 1 && di == 0)
 		return SS_SW_VOL;
@@ -312,33 +311,37 @@ static __always_inline int ss_rc_kind(__u32 tid)
 
 /*
  * ss_rc_val - the row cache entry of the current thread (tgid, tid) on
- * this CPU at @now (ns), charging @cpu's interval: its own when it has one, else a new
- * one (the entry's last thread's charges go to their row first).  Falls
- * back to the row itself (ss_current_val) when the table is missing.
+ * this CPU at @now (ns), charging @cpu's interval (@cgroup_id and
+ * @group_leader: the thread's, from ss_ident_cgroup_id and
+ * ss_ident_group_leader; @task: the current task, as ss_rc_slot): its own when it has one, else a new
+ * one (the entry's last thread's charges go to their row first).  NULL
+ * only if the table's lookup fails, which it cannot (a fallback to the row
+ * itself was a second copy of ss_current_val in sched_switch).
  */
 static __always_inline struct ss_val *ss_rc_val(struct ss_cpu *cpu, __u32 tgid,
-						__u32 tid, __u64 now)
+						__u32 tid, __u64 now,
+						__u64 cgroup_id,
+						__u64 group_leader, __u64 task)
 {
-	__u64 tag, start, leader, cgroup_id;
+	__u64 tag, start, leader;
 	__u32 idx;
-	struct ss_rc_ent *e = ss_rc_slot(tid, &tag, &start, &idx);
+	struct ss_rc_ent *e = ss_rc_slot(tid, &tag, &start, &idx, task);
 
-	if (!e)
-		return ss_current_val(tgid, tid);
-	cgroup_id = ss_ident_cgroup_id();
+	if (!e) /* never: the index is below the table's size */
+		return NULL;
 	/* -G: a thread moved to another cgroup charges that one's row now */
 	if (e->task == tag && e->start == start && e->gen == cpu->accum_gen &&
 	    (!SS_PER_CGROUP || e->key.cgroup_id == cgroup_id)) {
 		if (SS_PER_THREAD || tid == tgid) /* renamed since */
-			ss_ident_cur_comm(e->v.comm);
+			ss_ident_cur_comm_of(e->v.comm, task);
 		e->v.cgroup_id = cgroup_id; /* the row shows the latest */
 		e->seen_ns = now;
-		ss_rc_note_switch(e);
+		ss_rc_note_switch(e, task);
 		return &e->v;
 	}
 	ss_rc_flush(e);
 	cpu->rc_used |= 1ULL << (idx & 63);
-	ss_ident_key(&e->key, tgid, tid, cgroup_id, &leader);
+	ss_ident_key_at(&e->key, tgid, tid, cgroup_id, group_leader, &leader);
 	__builtin_memset(&e->v, 0, sizeof(e->v));
 	ss_ident_comm(e->v.comm, tgid, tid, leader);
 	e->v.cgroup_id = cgroup_id;
@@ -346,7 +349,7 @@ static __always_inline struct ss_val *ss_rc_val(struct ss_cpu *cpu, __u32 tgid,
 	e->gen = cpu->accum_gen;
 	e->seen_ns = now;
 	e->task = tag;
-	ss_rc_note_switch(e);
+	ss_rc_note_switch(e, task);
 	return &e->v;
 }
 #endif

@@ -87,14 +87,34 @@
 #endif
 
 /*
- * ss_ident_key - fill key for the current task (tgid, tid): tid only with
- * -L, the start time of the process (thread with -L), the cgroup with -G.
- * *leader gets the group leader's task_struct address (0: unknown), for
- * ss_ident_comm.
+ * ss_ident_group_leader - the current task's task_struct.group_leader
+ * (0 without BTF or with -L, where it is not used), for ss_ident_key_at.
+ * @task: the current task as SS_CUR_TASK() gives it, or a BTF pointer to
+ * it (sched_switch's prev); the same for the _of readers below.
  */
-static __always_inline void ss_ident_key(struct ss_key *key, __u32 tgid,
-					 __u32 tid, __u64 cgroup_id,
-					 __u64 *leader)
+static __always_inline __u64 ss_ident_group_leader(__u64 task)
+{
+	__u64 gl = 0;
+
+#if SS_IDENT_BTF
+	if (!SS_PER_THREAD)
+		SS_TASK_READ(gl, task, SS_IDENT_LEADER);
+#endif
+	return gl;
+}
+
+/*
+ * ss_ident_key_at - fill key for the current task (tgid, tid): tid only
+ * with -L, the start time of the process (thread with -L), the cgroup with
+ * -G.  @group_leader: ss_ident_group_leader(), read by the caller (the
+ * verifier checks a load of a pointer field from the task against the
+ * kernel's whole BTF, four scans, once for every path that reaches it:
+ * sched_switch reads it once at its start).  *leader gets the group
+ * leader's task_struct address (0: unknown), for ss_ident_comm.
+ */
+static __always_inline void ss_ident_key_at(struct ss_key *key, __u32 tgid,
+					    __u32 tid, __u64 cgroup_id,
+					    __u64 group_leader, __u64 *leader)
 {
 	key->tgid = tgid;
 	key->tid = SS_PER_THREAD ? tid : 0;
@@ -106,7 +126,7 @@ static __always_inline void ss_ident_key(struct ss_key *key, __u32 tgid,
 	__u64 who = task;
 
 	if (!SS_PER_THREAD && tid != tgid) {
-		SS_TASK_READ(who, task, SS_IDENT_LEADER);
+		who = group_leader;
 		*leader = who;
 	} else if (tid == tgid) {
 		*leader = task;
@@ -114,6 +134,20 @@ static __always_inline void ss_ident_key(struct ss_key *key, __u32 tgid,
 	if (who)
 		SS_TASK_READ(key->start_ns, who, SS_IDENT_START);
 #endif
+}
+
+/* ss_ident_key - ss_ident_key_at reading the group leader itself */
+static __always_inline void ss_ident_key(struct ss_key *key, __u32 tgid,
+					 __u32 tid, __u64 cgroup_id,
+					 __u64 *leader)
+{
+	__u64 gl = 0;
+
+#if SS_IDENT_BTF
+	if (!SS_PER_THREAD && tid != tgid)
+		SS_TASK_READ(gl, SS_CUR_TASK(), SS_IDENT_LEADER);
+#endif
+	ss_ident_key_at(key, tgid, tid, cgroup_id, gl, leader);
 }
 
 /*
@@ -137,10 +171,10 @@ static __always_inline void ss_ident_comm(char *dst, __u32 tgid, __u32 tid,
  * bpf_get_current_cgroup_id() returns, read in place when the kernel
  * allows it (a helper call costs about 15 ns per sched_switch run).
  */
-static __always_inline __u64 ss_ident_cgroup_id(void)
+static __always_inline __u64 ss_ident_cgroup_id_of(__u64 task)
 {
 #if SS_IDENT_BTF && SS_TASK_BTF_PTR && SS_CG_BTF
-	__u64 p = SS_CUR_TASK(), id;
+	__u64 p = task, id;
 
 	SS_TASK_READ(p, p, SS_CG_TASK_CGROUPS);
 	SS_TASK_READ(p, p, SS_CG_CSS_DFL);
@@ -152,14 +186,24 @@ static __always_inline __u64 ss_ident_cgroup_id(void)
 #endif
 }
 
+static __always_inline __u64 ss_ident_cgroup_id(void)
+{
+	return ss_ident_cgroup_id_of(SS_CUR_TASK());
+}
+
 /* ss_ident_cur_comm - the current thread's comm into dst (8-aligned) */
-static __always_inline void ss_ident_cur_comm(char *dst)
+static __always_inline void ss_ident_cur_comm_of(char *dst, __u64 task)
 {
 #if SS_IDENT_BTF && SS_TASK_BTF_PTR
-	SS_TASK_READ_COMM(dst, SS_CUR_TASK(), SS_IDENT_COMM);
+	SS_TASK_READ_COMM(dst, task, SS_IDENT_COMM);
 #else
 	bpf_get_current_comm(dst, SS_COMM_LEN);
 #endif
+}
+
+static __always_inline void ss_ident_cur_comm(char *dst)
+{
+	ss_ident_cur_comm_of(dst, SS_CUR_TASK());
 }
 
 /*

@@ -35,51 +35,80 @@
 #endif
 
 /*
+ * What the row cache needs of the task leaving, read once at the start of
+ * sched_switch, on the one path every switch takes: the verifier checks a
+ * load of a pointer field from a trusted task pointer (group_leader,
+ * cgroups) against the kernel's whole BTF, four linear scans of its
+ * ~127k types, for each path that reaches the load (45 in sched_switch,
+ * about 57 % of its verification time, when they were read where used).
+ */
+struct ss_sw_ident {
+	__u64 task; /* the task leaving: prev under tp_btf, else SS_CUR_TASK() */
+	__u64 cgroup_id; /* ss_ident_cgroup_id() */
+	__u64 leader_task; /* ss_ident_group_leader() */
+};
+
+static __always_inline void ss_sw_ident_read(struct ss_sw_ident *who, __u32 tid,
+					     __u64 task)
+{
+	who->task = task;
+	who->cgroup_id = 0;
+	who->leader_task = 0;
+#if SS_ROW_CACHE_BITS
+	/*
+	 * The idle task is never charged to a row: its cgroup chain (four
+	 * dependent loads) is skipped.  Its group_leader is read all the
+	 * same: a pointer where other paths have 0 would keep the verifier
+	 * from merging the two paths' states (50 against 20 ms).
+	 */
+	if (tid)
+		who->cgroup_id = ss_ident_cgroup_id_of(task);
+	who->leader_task = ss_ident_group_leader(task);
+#endif
+}
+
+/*
  * ss_charge_slice - charge the on-CPU slice [last, now) of this CPU to the
  * current task (tgid, tid): its row's on-CPU ns and counter deltas, or the
  * idle / filtered stats.  Used at every switch (@at_switch 1) and at every
  * checkpoint.  Returns the row, or NULL when no row was charged: clock went
  * backwards, idle, filtered, map full.  A slice that is not charged (last
  * 0: first on this CPU, or its owner unknown) still returns the row at a
- * switch: the switch itself was seen and is counted.
+ * switch: the switch itself was seen and is counted.  @who: the leaving
+ * task's cgroup and group leader, read at the switch's start (NULL when
+ * not @at_switch).
  */
-static __always_inline struct ss_val *ss_charge_slice(struct ss_cpu *cpu,
-						      __u64 now, __u64 last,
-						      __u32 tgid, __u32 tid,
-						      int at_switch)
+static __always_inline struct ss_val *
+ss_charge_slice(struct ss_cpu *cpu, __u64 now, __u64 last, __u32 tgid,
+		__u32 tid, int at_switch, const struct ss_sw_ident *who)
 {
+	struct ss_val *val;
+
 	if (last == 0) { /* counted by the caller: first or missed */
 		if (!at_switch || tid == 0 || !ss_task_selected(tgid, tid))
 			return NULL;
-#if SS_ROW_CACHE_BITS
-		return ss_rc_val(cpu, tgid, tid, now);
-#else
-		return ss_current_val(tgid, tid);
-#endif
-	}
-	if (now < last) {
+	} else if (now < last) {
 		ss_cpu_stat_add(cpu, SS_STAT_ANOMALY, 1);
 		return NULL;
-	}
-	if (tid == 0) {
+	} else if (tid == 0) {
 		ss_cpu_stat_add(cpu, SS_STAT_IDLE_NS, now - last);
 		return NULL;
-	}
-	if (!ss_task_selected(tgid, tid)) {
+	} else if (!ss_task_selected(tgid, tid)) {
 		ss_cpu_stat_add(cpu, SS_STAT_FILTERED_NS, now - last);
 		return NULL;
 	}
 
+	/* one place each finds the row: one inlined copy per program */
 #if SS_ROW_CACHE_BITS
 	/* at a switch: this CPU's entry (plain adds); else the row */
-	struct ss_val *val = at_switch ? ss_rc_val(cpu, tgid, tid, now)
-				       : ss_current_val(tgid, tid);
+	val = at_switch ? ss_rc_val(cpu, tgid, tid, now, who->cgroup_id,
+				    who->leader_task, who->task)
+			: ss_current_val(tgid, tid);
 #else
-	struct ss_val *val = ss_current_val(tgid, tid);
+	val = ss_current_val(tgid, tid);
 #endif
-
-	if (!val)
-		return NULL;
+	if (!val || last == 0)
+		return val;
 	if (SS_ROW_CACHE_BITS && at_switch) /* this CPU's own entry */
 		val->oncpu_ns += now - last;
 	else
@@ -236,13 +265,14 @@ static __always_inline void ss_switch_comms(struct ss_trace_event *ev,
  * ss_switch_kind) says how the switch counts, @kind_known whether that is
  * the kernel's own count (raw path) or read from prev_state; @blocked:
  * prev went to sleep.  @prev_state is as the tracepoint reports it.
- * The comms and next_task are for --trace records only.
+ * The comms and next_task are for --trace records only; @who: the
+ * leaving task's identity reads (struct ss_sw_ident).
  */
 static __always_inline void
 ss_switch(void *ctx, struct ss_cpu *cpu, __u64 now, __u32 tgid, __u32 tid,
 	  __u64 key, __u64 next_key, __u32 next_tid, __u64 prev_state, int kind,
 	  int kind_known, int blocked, const char *prev_comm,
-	  const char *next_comm, __u64 next_task)
+	  const char *next_comm, __u64 next_task, const struct ss_sw_ident *who)
 {
 	__u64 last, unknown;
 
@@ -258,31 +288,41 @@ ss_switch(void *ctx, struct ss_cpu *cpu, __u64 now, __u32 tgid, __u32 tid,
 	SS_BLAME_SWITCH();
 	SS_TRACE_SWITCH(SS_SWITCH_COMMS);
 
-	struct ss_val *val = ss_charge_slice(cpu, now, last, tgid, tid, 1);
+	struct ss_val *val = ss_charge_slice(cpu, now, last, tgid, tid, 1, who);
 
 #if SS_KCLOCK
 	ss_kclock_charge(cpu, val, kx, tgid, tid);
 #endif
+#if SS_ROW_CACHE_BITS
+	if (val) {
+		if (kind == SS_SW_VOL)
+			val->voluntary++;
+		else if (kind == SS_SW_INVOL)
+			val->involuntary++;
+		else
+			ss_cpu_stat_add(cpu, SS_STAT_EXIT_SWITCHES, 1);
+	}
+	/*
+	 * A CPU going offline: its last switches, from its per-CPU kernel
+	 * threads to the idle task (ss_current_kthread); the edge cannot run
+	 * there, so its entries go to their rows then.  A switch to idle from
+	 * any other task keeps them (the edge flushes them, on idle CPUs too):
+	 * flushing there, and refilling the entry at the task's next
+	 * switch-in, cost a task that sleeps between slices a hash lookup,
+	 * atomics and its identity reads every time.
+	 */
+	if (next_tid == 0 && ss_current_kthread())
+		ss_row_cache_flush(cpu);
+#else
 	if (!val)
 		return;
-#if SS_ROW_CACHE_BITS
-	if (kind == SS_SW_VOL)
-		val->voluntary++;
-	else if (kind == SS_SW_INVOL)
-		val->involuntary++;
-	else
-		ss_cpu_stat_add(cpu, SS_STAT_EXIT_SWITCHES, 1);
-	/* going idle (or offline): nothing to keep the entries for */
-	if (next_tid == 0)
-		ss_row_cache_flush(cpu);
-	return;
-#endif
 	if (kind == SS_SW_VOL)
 		__sync_fetch_and_add(&val->voluntary, 1);
 	else if (kind == SS_SW_INVOL)
 		__sync_fetch_and_add(&val->involuntary, 1);
 	else
 		ss_cpu_stat_add(cpu, SS_STAT_EXIT_SWITCHES, 1);
+#endif
 }
 
 #if SS_RAW_TP
@@ -315,36 +355,55 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 	__u64 now = bpf_ktime_get_ns();
 
 	ss_feature_counters_read(cpu); /* next to the clock */
-	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tid = (__u32)id, tgid = id >> 32;
 	__u64 preempt = ctx->args[0], prev = ctx->args[1], next = ctx->args[2];
 	__u64 raw_state = ctx->args[3], prev_state = raw_state;
+#if SS_TP_BTF
+	/* prev is the current task: its ids in place, no helper call (the
+	 * offsets are checked against the helper at every checkpoint) */
+	__u32 tid = ss_arg_task_pid(prev), tgid = ss_arg_task_tgid(prev);
+#else
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id, tgid = id >> 32;
+#endif
 	int kind, blocked = 0;
+	struct ss_sw_ident who;
+
+	/* the current task is prev: under tp_btf, read in place from it */
+#if SS_TP_BTF
+	ss_sw_ident_read(&who, tid, prev);
+#else
+	ss_sw_ident_read(&who, tid, SS_CUR_TASK());
+#endif
 
 #if SS_TEST_VERIFIER_FAIL
 	/* test hook: a load the verifier must reject */
 	now += *(volatile __u64 *)(long)bpf_get_prandom_u32();
 #endif
-	if (ss_current_released()) {
+	if (ss_prev_released(who.task)) {
 		/* its counts are in its process's already (shared.h) */
 		kind = SS_SW_EXIT;
 		blocked = !preempt && !(raw_state & SS_TASK_DEAD) &&
 			  (raw_state & SS_PREV_STATE_SLEEP_MASK) != 0;
+		/* a leader's last switch after its parent reaped it: wait4
+		 * read its nvcsw concurrently, mostly before this switch's
+		 * add (shared.h); counted for the test's allowance */
+		if ((raw_state & SS_TASK_DEAD) && tid == tgid)
+			ss_cpu_stat_add(cpu, SS_STAT_REAP_RACE, 1);
 	} else if (raw_state & SS_TASK_DEAD) {
 		/* a last switch before the release: the kernel counts it */
 		kind = SS_SW_VOL;
 	} else if (preempt) {
 		kind = SS_SW_INVOL;
 	} else if (cpu->curr_key == prev && cpu->last_switch_ns) {
-		kind = ss_current_nvcsw() != cpu->curr_nvcsw ? SS_SW_VOL
-							     : SS_SW_INVOL;
+		kind = ss_prev_nvcsw(who.task) != cpu->curr_nvcsw ? SS_SW_VOL
+								  : SS_SW_INVOL;
 		blocked = (raw_state & SS_PREV_STATE_SLEEP_MASK) != 0;
 	} else { /* nvcsw at switch-in unknown (first or missed slice) */
 		blocked = (raw_state & SS_PREV_STATE_SLEEP_MASK) != 0;
 		kind = blocked ? SS_SW_VOL : SS_SW_INVOL;
 #if SS_ROW_CACHE_BITS
 		/* its counts at its last switch here: the kernel's own kind */
-		int k = ss_rc_kind(tid);
+		int k = ss_rc_kind(tid, who.task);
 
 		if (k >= 0)
 			kind = k;
@@ -353,7 +412,7 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 	/* the hooks (histograms, blame, trace) read it as the tracepoint's */
 	prev_state = ss_report_state(preempt, raw_state);
 	ss_switch(ctx, cpu, now, tgid, tid, prev, next, SS_RAW_NEXT_TID(next),
-		  prev_state, kind, 1, blocked, NULL, NULL, next);
+		  prev_state, kind, 1, blocked, NULL, NULL, next, &who);
 	cpu->curr_nvcsw = ss_arg_task_nvcsw(next);
 	SS_OFFCPU_RAW_SWITCH(cpu, next);
 	SS_BLAME_TAIL(ctx, 0);
@@ -397,9 +456,12 @@ TRACEPOINT_PROBE(sched, sched_switch)
 	/* test hook: a load the verifier must reject */
 	now += *(volatile __u64 *)(long)bpf_get_prandom_u32();
 #endif
+	struct ss_sw_ident who;
+
+	ss_sw_ident_read(&who, tid, SS_CUR_TASK());
 	ss_switch(args, cpu, now, tgid, tid, tid, args->next_pid,
 		  args->next_pid, prev_state, kind, 0, blocked && !dead,
-		  args->prev_comm, args->next_comm, 0);
+		  args->prev_comm, args->next_comm, 0, &who);
 	SS_OFFCPU_TP_SWITCH(cpu, args->next_pid);
 	SS_BLAME_TAIL(args, 0);
 	return 0;
@@ -510,7 +572,7 @@ static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 		SS_BLAME_UNREPORTED();
 		SS_OFFCPU_UNREPORTED();
 	}
-	ss_charge_slice(cpu, now, last, tgid, tid, 0);
+	ss_charge_slice(cpu, now, last, tgid, tid, 0, NULL);
 #if SS_ROW_CACHE_BITS
 	if (ck == SS_RS_EDGE) /* this interval's rows whole for the host */
 		ss_row_cache_flush(cpu);

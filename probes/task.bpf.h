@@ -140,6 +140,39 @@ static __always_inline int ss_current_released(void)
 }
 
 /*
+ * The task leaving at a raw sched_switch (@prev: its ctx->args[1]), which
+ * is the current task: read in place from the tp_btf argument (no
+ * bpf_get_current_task_btf() call per read: there were about 8 on a
+ * switch's usual path), else as the ss_current_* readers above.
+ */
+static __always_inline __u64 ss_prev_nvcsw(__u64 prev)
+{
+#if SS_TP_BTF
+	return *(unsigned long *)(prev + SS_TASK_NVCSW);
+#else
+	return ss_current_nvcsw();
+#endif
+}
+
+static __always_inline __u64 ss_prev_nivcsw(__u64 prev)
+{
+#if SS_TP_BTF
+	return *(unsigned long *)(prev + SS_TASK_NIVCSW);
+#else
+	return ss_current_nivcsw();
+#endif
+}
+
+static __always_inline int ss_prev_released(__u64 prev)
+{
+#if SS_TP_BTF
+	return *(int *)(prev + SS_TASK_EXIT_STATE) == SS_EXIT_DEAD;
+#else
+	return ss_current_released();
+#endif
+}
+
+/*
  * Reads of a task the raw sched_switch passes (ctx->args[]).  With
  * SS_TP_BTF the program is a BTF raw tracepoint (tp_btf): its arguments
  * are typed task pointers the verifier lets it read in place, a plain load
@@ -196,6 +229,15 @@ static __always_inline __u32 ss_arg_task_pid(__u64 task)
 #endif
 }
 
+static __always_inline __u32 ss_arg_task_tgid(__u64 task)
+{
+#if SS_TP_BTF
+	return *(__u32 *)(task + SS_TASK_TGID);
+#else
+	return ss_task_tgid(task);
+#endif
+}
+
 static __always_inline __u64 ss_arg_task_nvcsw(__u64 task)
 {
 #if SS_TP_BTF
@@ -217,5 +259,32 @@ static __always_inline void ss_task_comm(__u64 task, char *dst)
 	bpf_probe_read_kernel(dst, SS_COMM_LEN, (void *)(task + SS_TASK_COMM));
 }
 #endif
+
+/*
+ * ss_current_kthread - 1 if the current task is a kernel thread
+ * (PF_KTHREAD, the same bit since Linux 2.6.27) or that cannot be told
+ * (no SS_TASK_FLAGS offset from BTF, or the regular path).  Once a CPU
+ * going offline is inactive, only its per-CPU kernel threads run there
+ * (the scheduler pushes every other task away): its last switches to the
+ * idle task are from its stopper (migration/N) and hotplug thread (cpuhp/N).
+ */
+#define SS_PF_KTHREAD 0x00200000U
+
+static __always_inline int ss_current_kthread(void)
+{
+#if SS_RAW_TP && defined(SS_TASK_FLAGS)
+	unsigned int flags = SS_PF_KTHREAD;
+#if SS_TASK_BTF_PTR
+	flags = *(unsigned int *)((__u64)bpf_get_current_task_btf() +
+				  SS_TASK_FLAGS);
+#else
+	bpf_probe_read_kernel(&flags, sizeof(flags),
+			      (void *)(bpf_get_current_task() + SS_TASK_FLAGS));
+#endif
+	return (flags & SS_PF_KTHREAD) != 0;
+#else
+	return 1;
+#endif
+}
 
 #endif

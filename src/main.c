@@ -26,6 +26,7 @@
 #include "hostns.h"
 #include "procfs.h"
 #include "target.h"
+#include "vmlinux_btf.h"
 
 extern const char switchstat_bpf_text[];
 
@@ -55,6 +56,8 @@ static int setup(struct ss_app *app)
 			app->bpf.headers);
 	t0 = ss_clock_ns(CLOCK_MONOTONIC);
 	ret = ss_features_phase(app, SS_PHASE_CONFIGURE);
+	/* the features have their offsets: not kept through the compile */
+	ss_vmlinux_btf_release();
 	if (ret)
 		return ret;
 	t_conf = ss_clock_ns(CLOCK_MONOTONIC);

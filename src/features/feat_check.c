@@ -80,6 +80,9 @@ static int check_interval(struct ss_app *app, void *st)
 		ss_diag_raw("; %" PRIu64 " thread exits (not counted)",
 			    app->iv.stats[SS_STAT_EXIT_SWITCHES]);
 	if (app->o.verbose && app->bpf.raw_sched)
+		ss_diag_raw(", %" PRIu64 " of them a reaped leader's last",
+			    app->iv.stats[SS_STAT_REAP_RACE]);
+	if (app->o.verbose && app->bpf.raw_sched)
 		ss_diag_raw("; %" PRIu64 " switches not reported by the kernel "
 			    "(%s)",
 			    app->iv.stats[SS_STAT_UNREPORTED],

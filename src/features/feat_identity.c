@@ -18,6 +18,7 @@
 #include <bpf/libbpf.h>
 
 #include "btf_offsets.h"
+#include "vmlinux_btf.h"
 
 struct member {
 	const char *strct;
@@ -71,7 +72,7 @@ static int identity_configure(struct ss_app *app, void *st)
 {
 	unsigned int off[NMEMBERS], cg_off[NCG];
 	char why[160], cg_why[160];
-	struct btf *vmlinux = NULL;
+	const struct btf *vmlinux = NULL;
 	bool btf, cg = false;
 
 	(void)st;
@@ -82,7 +83,7 @@ static int identity_configure(struct ss_app *app, void *st)
 		snprintf(why, sizeof(why), "BTF not used (test hook)");
 		btf = false;
 	} else {
-		vmlinux = btf__load_vmlinux_btf();
+		vmlinux = ss_vmlinux_btf();
 		if (!vmlinux)
 			snprintf(why, sizeof(why), "no kernel BTF: %s",
 				 strerror(errno));
@@ -90,7 +91,6 @@ static int identity_configure(struct ss_app *app, void *st)
 					 sizeof(why)) == 0;
 		cg = btf && offsets(vmlinux, cg_members, NCG, cg_off, cg_why,
 				    sizeof(cg_why)) == 0;
-		btf__free(vmlinux);
 	}
 	ss_app_define(app, "SS_IDENT_BTF", btf);
 	for (size_t i = 0; btf && i < NMEMBERS; i++)

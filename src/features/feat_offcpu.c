@@ -26,6 +26,7 @@
 #include <bcc/libbpf.h>
 
 #include "btf_offsets.h"
+#include "vmlinux_btf.h"
 #include "feat_offcpu.h"
 #include "map_drain.h"
 #include "probes/offcpu_shared.h"
@@ -42,7 +43,7 @@ struct offcpu_state {
 /* in_iowait's place in task_struct, as -D numbers for the probe */
 static void iowait_configure(struct ss_app *app, struct offcpu_state *st)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
+	const struct btf *btf = ss_vmlinux_btf();
 	unsigned int bit;
 
 	st->iowait_known = false;
@@ -53,7 +54,6 @@ static void iowait_configure(struct ss_app *app, struct offcpu_state *st)
 	    !ss_app_define(app, "SS_OFF_IOWAIT_BTF", 1))
 		st->iowait_known = true;
 #endif
-	btf__free(btf);
 }
 
 static int offcpu_configure(struct ss_app *app, void *vst)

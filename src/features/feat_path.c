@@ -40,6 +40,7 @@
 
 #include "btf_offsets.h"
 #include "tp_btf.h"
+#include "vmlinux_btf.h"
 
 /*
  * The raw path's offsets from the kernel's BTF (@exit_state: of
@@ -56,7 +57,7 @@ static int raw_offsets(struct ss_task_offsets *o, unsigned int *comm,
 					       "sched_wakeup_new",
 					       "sched_process_exit",
 					       "sched_migrate_task" };
-	struct btf *btf = btf__load_vmlinux_btf();
+	const struct btf *btf = ss_vmlinux_btf();
 	unsigned int size;
 	int ret = -1, n;
 
@@ -138,7 +139,6 @@ static int raw_offsets(struct ss_task_offsets *o, unsigned int *comm,
 	}
 	ret = 0;
 out:
-	btf__free(btf);
 	return ret;
 }
 
@@ -191,7 +191,6 @@ static int path_configure(struct ss_app *app, void *st)
 		return 1;
 	}
 	if (ss_app_define(app, "SS_TP_BTF", app->bpf.tp_btf) ||
-	    ss_app_define(app, "SS_EXIT_TP", app->bpf.exit_tp_avail) ||
 	    ss_app_define(app, "SS_RAW_TP", 1) ||
 	    ss_app_define(app, "SS_TASK_PID", o.pid) ||
 	    ss_app_define(app, "SS_TASK_TGID", o.tgid) ||
@@ -203,23 +202,55 @@ static int path_configure(struct ss_app *app, void *st)
 		fprintf(stderr, "switchstat: too many BPF cflags\n");
 		return 1;
 	}
+	/*
+	 * task_struct.flags (PF_KTHREAD): the row cache is flushed when a CPU
+	 * goes idle after a kernel thread (probes/task.bpf.h
+	 * ss_current_kthread); without it, at every switch to idle
+	 */
+	{
+		const struct btf *btf = ss_vmlinux_btf();
+		unsigned int off, size;
+
+		if (btf &&
+		    !ss_btf_member(btf, "task_struct", "flags", &off, &size) &&
+		    size == 4 && ss_app_define(app, "SS_TASK_FLAGS", off)) {
+			fprintf(stderr, "switchstat: too many BPF cflags\n");
+			return 1;
+		}
+	}
 	return 0;
 }
 
 /*
- * sched_exit_tp before sched_switch (core_start): no switch goes unseen.
- * Attached when the kernel has it and a feature needs every slice's start,
- * or the kernel's clock is not there to fill in (see the top of the file).
+ * Whether sched_exit_tp is attached: where the kernel has it and a feature
+ * needs every slice's start (app->bpf.whole_slices, set by the features'
+ * configure phases, so this runs after theirs: ss_feat_path_exit's place
+ * in features.c), or the kernel's clock is not there to fill in (see the
+ * top of the file).  Its program is compiled only then (SS_EXIT_TP): 281
+ * instructions the default mode never loads.
  */
-static int path_attach(struct ss_app *app, void *st)
+static int path_exit_configure(struct ss_app *app, void *st)
 {
 	const char *env = getenv("SWITCHSTAT_TEST_EXIT_TP");
 
-	if (!app->bpf.raw_sched)
-		return 0;
-	app->bpf.exit_tp = app->bpf.exit_tp_avail &&
+	(void)st;
+	app->bpf.exit_tp = app->bpf.raw_sched && app->bpf.exit_tp_avail &&
 			   (app->bpf.whole_slices || !app->bpf.kclock ||
 			    (env && !strcmp(env, "1")));
+	if (app->bpf.raw_sched &&
+	    ss_app_define(app, "SS_EXIT_TP", app->bpf.exit_tp)) {
+		fprintf(stderr, "switchstat: too many BPF cflags\n");
+		return 1;
+	}
+	return 0;
+}
+
+/* sched_exit_tp before sched_switch (core_start): no switch goes unseen. */
+static int path_attach(struct ss_app *app, void *st)
+{
+	(void)st;
+	if (!app->bpf.raw_sched)
+		return 0;
 	if (app->o.verbose)
 		fprintf(stderr, "switchstat: unreported switches: %s\n",
 			app->bpf.exit_tp ? "caught at sched_exit_tp"
@@ -235,5 +266,10 @@ static int path_attach(struct ss_app *app, void *st)
 const struct ss_feature ss_feat_path = {
 	.name = "path",
 	.configure = path_configure,
+};
+
+const struct ss_feature ss_feat_path_exit = {
+	.name = "path_exit",
+	.configure = path_exit_configure,
 	.attach = path_attach,
 };

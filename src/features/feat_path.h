@@ -10,5 +10,7 @@
 #include "feature.h"
 
 extern const struct ss_feature ss_feat_path;
+/* sched_exit_tp: after the features that set app->bpf.whole_slices */
+extern const struct ss_feature ss_feat_path_exit;
 
 #endif

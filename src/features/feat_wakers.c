@@ -21,6 +21,7 @@
 #include <bcc/libbpf.h>
 
 #include "btf_offsets.h"
+#include "vmlinux_btf.h"
 #include "cgroup.h"
 #include "feat_wakers.h"
 #include "map_drain.h"
@@ -70,7 +71,7 @@ struct wakers_state {
 static int wakers_configure(struct ss_app *app, void *st)
 {
 	struct wakers_state *ws = st;
-	struct btf *btf;
+	const struct btf *btf;
 
 	if (!app->o.wakers)
 		return 0;
@@ -79,16 +80,14 @@ static int wakers_configure(struct ss_app *app, void *st)
 			"5.18+; -v says why they are not used)");
 		return 1;
 	}
-	btf = btf__load_vmlinux_btf();
+	btf = ss_vmlinux_btf();
 	for (size_t i = 0; btf && i < WK_NTPS; i++) {
 		if (ss_btf_tp_nargs(btf, wk_tps[i]) < 1) {
 			ss_diag("--wakers: no raw tracepoint %s in this kernel",
 				wk_tps[i]);
-			btf__free(btf);
 			return 1;
 		}
 	}
-	btf__free(btf);
 	ss_emit_init(&ws->e, app->f, app->fmt);
 	if (ss_app_define(app, "SS_WAKERS", 1) ||
 	    ss_app_define(app, "SS_WAKERS_ENTRIES", WAKERS_ENTRIES)) {

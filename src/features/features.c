@@ -45,6 +45,7 @@ static const struct ss_feature *const ss_features[] = {
 	&ss_feat_wakers, /* --wakers */
 	&ss_feat_stacks, /* --stacks */
 	&ss_feat_trace, /* --trace */
+	&ss_feat_path_exit, /* sched_exit_tp: after whole_slices is known */
 	&ss_feat_check, /* --check, -v per interval */
 	&ss_feat_selfstats, /* --self-stats */
 	&ss_feat_prom, /* --listen: snapshot of the interval */

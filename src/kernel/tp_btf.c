@@ -3,25 +3,52 @@
  * tp_btf.c - BTF raw tracepoint programs through libbpf (see tp_btf.h).
  */
 #include "tp_btf.h"
+#include "vmlinux_btf.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
+
+/*
+ * The BTF id of raw tracepoint @tp (the typedef btf_trace_<tp>, where
+ * libbpf_find_vmlinux_btf_id looks, without its own parse of the kernel's
+ * BTF), kept for the last @tp asked: ss_tp_btf_available finds it while
+ * the shared BTF is loaded, ss_tp_btf_load after it is released.  <= 0:
+ * none.
+ */
+static int tp_btf_id(const char *tp)
+{
+	static char last_tp[64];
+	static int last_id;
+	const struct btf *btf;
+	char name[96];
+
+	if (last_id > 0 && !strcmp(last_tp, tp))
+		return last_id;
+	btf = ss_vmlinux_btf();
+	if (!btf)
+		return -1;
+	snprintf(name, sizeof(name), "btf_trace_%s", tp);
+	last_id = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
+	snprintf(last_tp, sizeof(last_tp), "%s", tp);
+	return last_id;
+}
 
 /* ss_tp_btf_available - see tp_btf.h */
 bool ss_tp_btf_available(const char *tp)
 {
-	return libbpf_find_vmlinux_btf_id(tp, BPF_TRACE_RAW_TP) > 0;
+	return tp_btf_id(tp) > 0;
 }
 
 /* ss_tp_btf_load - see tp_btf.h */
 int ss_tp_btf_load(const void *insns, size_t len, const char *name,
 		   const char *license, const char *tp, char *log, size_t logsz)
 {
-	int id = libbpf_find_vmlinux_btf_id(tp, BPF_TRACE_RAW_TP);
+	int id = tp_btf_id(tp);
 	LIBBPF_OPTS(bpf_prog_load_opts, opts,
 		    .expected_attach_type = BPF_TRACE_RAW_TP,
 		    .attach_btf_id = id > 0 ? id : 0);

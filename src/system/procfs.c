@@ -8,22 +8,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ss_status_field - see procfs.h */
-int ss_status_field(const char *proc, uint32_t id, const char *name,
-		    uint64_t *val)
+/*
+ * The value of field @name ("Name:", leading blanks skipped) in the status
+ * file @path into @buf (@len bytes, NUL-terminated, newline kept).
+ * Returns 0, or -1 when the file cannot be read or has no such field.
+ */
+static int status_value(const char *path, const char *name, char *buf,
+			size_t len)
 {
-	char path[256], line[512];
+	char line[512];
 	size_t nlen = strlen(name);
-	FILE *f;
+	FILE *f = fopen(path, "r");
 	int ret = -1;
 
-	snprintf(path, sizeof(path), "%s/%" PRIu32 "/status", proc, id);
-	f = fopen(path, "r");
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
 		if (!strncmp(line, name, nlen) && line[nlen] == ':') {
-			*val = strtoull(line + nlen + 1, NULL, 10);
+			const char *p = line + nlen + 1;
+
+			while (*p == ' ' || *p == '\t')
+				p++;
+			snprintf(buf, len, "%s", p);
 			ret = 0;
 			break;
 		}
@@ -32,29 +38,28 @@ int ss_status_field(const char *proc, uint32_t id, const char *name,
 	return ret;
 }
 
-static int state_of(const char *proc, uint32_t id, char *state)
+/* ss_status_field - see procfs.h */
+int ss_status_field(const char *proc, uint32_t id, const char *name,
+		    uint64_t *val)
 {
-	char path[256], line[512];
-	FILE *f;
-	int ret = -1;
+	char path[256], v[64];
 
 	snprintf(path, sizeof(path), "%s/%" PRIu32 "/status", proc, id);
-	f = fopen(path, "r");
-	if (!f)
+	if (status_value(path, name, v, sizeof(v)))
 		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "State:", 6)) {
-			char *p = line + 6;
+	*val = strtoull(v, NULL, 10);
+	return 0;
+}
 
-			while (*p == ' ' || *p == '\t')
-				p++;
-			*state = *p;
-			ret = 0;
-			break;
-		}
-	}
-	fclose(f);
-	return ret;
+static int state_of(const char *proc, uint32_t id, char *state)
+{
+	char path[256], v[64];
+
+	snprintf(path, sizeof(path), "%s/%" PRIu32 "/status", proc, id);
+	if (status_value(path, "State", v, sizeof(v)))
+		return -1;
+	*state = v[0];
+	return 0;
 }
 
 static bool gone(char state)
@@ -80,26 +85,13 @@ bool ss_process_alive(const char *proc, uint32_t pid)
 	if (!dir)
 		return false;
 	while (!alive && (d = readdir(dir))) {
-		FILE *f;
-		char line[256];
+		char v[64];
 
 		if (d->d_name[0] < '0' || d->d_name[0] > '9')
 			continue;
 		snprintf(tpath, sizeof(tpath), "%s/%s/status", path, d->d_name);
-		f = fopen(tpath, "r");
-		if (!f)
-			continue;
-		while (fgets(line, sizeof(line), f)) {
-			if (!strncmp(line, "State:", 6)) {
-				char *p = line + 6;
-
-				while (*p == ' ' || *p == '\t')
-					p++;
-				alive = !gone(*p);
-				break;
-			}
-		}
-		fclose(f);
+		if (!status_value(tpath, "State", v, sizeof(v)))
+			alive = !gone(v[0]);
 	}
 	closedir(dir);
 	return alive;

@@ -36,6 +36,28 @@ bg() {
 	BG_PIDS+=("$BG_LAST")
 }
 
+# cpu_stat_sampler CPU FILE: in the background (bg), every 10 ms a line
+# "wall_clock_s idle_ns irq_ns" for CPU: its /proc/stat idle + iowait and
+# irq + softirq (fields 5-8, USER_HZ), until the test ends; on CPU 0 (never
+# offline, so it never wakes the sampled CPU unless that is 0), real-time
+# so its samples are on time under load.  Waits for the first line.
+cpu_stat_sampler() {
+	bg taskset -c 0 chrt -f 10 python3 -c '
+import os, sys, time
+want, out = "cpu%s " % sys.argv[1], open(sys.argv[2], "w", buffering=1)
+hz = os.sysconf("SC_CLK_TCK")
+while True:
+    with open("/proc/stat") as f:
+        for line in f:
+            if line.startswith(want):
+                v = line.split()
+                out.write("%.6f %d %d\n" % (time.time(), (int(v[4]) + int(v[5])) * 10**9 // hz,
+                                             (int(v[6]) + int(v[7])) * 10**9 // hz))
+    time.sleep(0.01)
+' "$1" "$2"
+	wait_file "$2"
+}
+
 # bg_badcomm: a background sleeper whose comm is not UTF-8 (bytes 0xff,
 # 0xfe: its executable's name), as any process may be named: output
 # parsers must take it

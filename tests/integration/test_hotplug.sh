@@ -76,22 +76,8 @@ checks() {
 	fail "switchstat printed fewer than $1 intervals"
 }
 
-# "wall_clock_s idle_ns" lines for CPU 1 while it is online (/proc/stat
-# idle + iowait); on CPU 0, which never goes offline, real-time so its
-# samples are on time under load
-bg taskset -c 0 chrt -f 10 python3 -c '
-import os, sys, time
-out = open(sys.argv[1], "w", buffering=1)
-hz = os.sysconf("SC_CLK_TCK")
-while True:
-    with open("/proc/stat") as f:
-        for line in f:
-            if line.startswith("cpu1 "):
-                v = line.split()
-                out.write("%.6f %d\n" % (time.time(), (int(v[4]) + int(v[5])) * 10**9 // hz))
-    time.sleep(0.01)
-' "$T/stat"
-wait_file "$T/stat"
+# CPU 1's idle (+ iowait) and irq time from /proc/stat (lib.sh)
+cpu_stat_sampler 1 "$T/stat"
 start_tool h -L -e cpu-clock --check -v --self-stats --csv --idle -i 1000
 checks 1
 echo 0 >"$ONLINE" || fail "cannot take CPU 1 offline"
@@ -186,7 +172,7 @@ for r in rows:
 # was online throughout
 ts, idle = [], []
 for line in open(stat):
-    a, b = line.split()
+    a, b, _ = line.split()
     ts.append(float(a)); idle.append(int(b))
 def idle_at(t):
     i = bisect.bisect_left(ts, t)

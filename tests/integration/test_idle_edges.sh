@@ -35,23 +35,8 @@ command -v taskset >/dev/null || skip "taskset (util-linux) not installed"
 # CPU 1 is idle while the spinner is frozen, unless others run there
 taskset -pc 0 $$ >/dev/null || skip "cannot set this shell's CPU affinity"
 
-# "wall_clock_s idle_ns" lines: CPU 1's idle + iowait (/proc/stat fields
-# 5 and 6, USER_HZ); on CPU 0 so it never wakes CPU 1, real-time so its
-# samples are on time under load
-bg taskset -c 0 chrt -f 10 python3 -c '
-import os, sys, time
-out = open(sys.argv[1], "w", buffering=1)
-hz = os.sysconf("SC_CLK_TCK")
-while True:
-    with open("/proc/stat") as f:
-        for line in f:
-            if line.startswith("cpu1 "):
-                v = line.split()
-                out.write("%.6f %d %d\n" % (time.time(), (int(v[4]) + int(v[5])) * 10**9 // hz,
-                                             (int(v[6]) + int(v[7])) * 10**9 // hz))
-    time.sleep(0.01)
-' "$T/stat"
-wait_file "$T/stat"
+# CPU 1's idle (+ iowait) and irq time from /proc/stat (lib.sh)
+cpu_stat_sampler 1 "$T/stat"
 
 start_tool e --idle --check -L --csv -v -i 500
 for i in $(seq 1 200); do # one full interval first

@@ -13,6 +13,13 @@
 #  - each child's process row equals its wait4 rusage, voluntary and
 #    involuntary, exactly; their sum equals RUSAGE_CHILDREN's delta;
 #  - with -L, each child's thread rows add up to the same.
+# The one exception is the kernel's own: a parent that reaps a child while
+# the child makes its last switch reads its nvcsw before or after that
+# switch's add, which no tracer can tell (probes/shared.h).  switchstat -v
+# counts those last switches ("N of them a reaped leader's last"; about 1
+# in 300 children here, and wait4 had the switch for 1 in 18 of them); a
+# child may be one voluntary switch short only that many times, per
+# instance.
 . "$(dirname "$0")/lib.sh"
 need_root
 command -v python3 >/dev/null || skip "needs python3"
@@ -23,7 +30,7 @@ bg "$WORKLOADS/childchurn" "$N" "$T/ready" "$T/result"
 P=$BG_LAST
 wait_file "$T/ready"
 
-launch thr -L --csv --no-counters -n 0 -i 60000
+launch thr -L --csv --no-counters -n 0 -i 60000 -v
 THR=$LAUNCHED
 start_tool proc --csv --no-counters -n 0 -i 60000 -v
 await thr "$THR"
@@ -34,9 +41,9 @@ kill -INT "$THR"
 reap "$THR" thr
 stop_tool
 
-python3 - "$T/result" "$T/proc.out" "$T/thr.out" <<'PY' || fail "process rows differ from wait4"
-import csv, sys
-res, proc, thr = sys.argv[1:4]
+python3 - "$T/result" "$T/proc.out" "$T/thr.out" "$T/proc.err" "$T/thr.err" <<'PY' || fail "process rows differ from wait4"
+import csv, re, sys
+res, proc, thr, perr, terr = sys.argv[1:6]
 kids, total = {}, None
 for line in open(res):
     f = line.split()
@@ -56,12 +63,16 @@ def rows(path):
 
 names = ("single-threaded", "joined a thread", "zombie leader")
 bad = 0
-# A known, open bug: in about one run in five the process rows lose one
-# voluntary switch of one child while the -L rows of the same children,
-# traced by the other instance at the same time, are exact.  Until it is
-# found, process rows may have one child off by (-1, 0) and the total off
-# by one voluntary; it is printed.  -L rows stay exact.
-spare = {"process rows": 1, "-L rows": 0}
+def races(path):
+    m = re.findall(r"(\d+) of them a reaped leader's last", open(path).read())
+    if not m:  # the regular path cannot read exit_state: none counted
+        print("  %s: no reap-race count (regular sched_switch path)" % path)
+    return sum(int(x) for x in m)
+
+spare = {"process rows": races(perr), "-L rows": races(terr)}
+print("  last switches racing the parent's wait4: process rows %d, -L rows %d"
+      % (spare["process rows"], spare["-L rows"]))
+used = {"process rows": 0, "-L rows": 0}
 for what, path in (("process rows", proc), ("-L rows", thr)):
     got = rows(path)
     sv = si = 0
@@ -80,9 +91,10 @@ for what, path in (("process rows", proc), ("-L rows", thr)):
                 diff[d] = diff.get(d, 0) + 1
                 if d == (-1, 0) and spare[what]:
                     spare[what] -= 1
+                    used[what] += 1
                     ok += 1
-                    print("  KNOWN BUG: %s, child %s: one voluntary switch "
-                          "short" % (what, pid))
+                    print("  %s, child %s: one voluntary switch short, "
+                          "its last raced the reap" % (what, pid))
         kv = sum(v for k, v, i in kids.values() if k == kind)
         gv = sum(got.get(p, [0, 0])[0] for p, x in kids.items() if x[0] == kind)
         print("  %s, %s: %d/%d children exact; voluntary %d (wait4 %d)%s"
@@ -92,9 +104,7 @@ for what, path in (("process rows", proc), ("-L rows", thr)):
     sv = sum(g[0] for g in got.values())
     si = sum(g[1] for g in got.values())
     print("  %s: all children %d/%d, RUSAGE_CHILDREN %d/%d" % (what, sv, si, *total))
-    if (sv, si) != total and not (what == "process rows" and
-                                  spare[what] == 0 and
-                                  (sv + 1, si) == total):
+    if (sv + used[what], si) != total:
         bad += 1
 sys.exit(1 if bad else 0)
 PY

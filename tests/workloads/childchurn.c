@@ -28,6 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gate.h"
+
 /* burn ms of this thread's CPU time */
 static void spin_ms(long ms)
 {
@@ -91,7 +93,7 @@ int main(int argc, char **argv)
 {
 	struct rusage r0, r1, ru;
 	sigset_t set;
-	FILE *f, *res;
+	FILE *res;
 	int n, status;
 
 	if (argc != 4) {
@@ -99,15 +101,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	n = atoi(argv[1]);
-	sigemptyset(&set);
-	sigaddset(&set, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	f = fopen(argv[2], "w");
-	if (!f)
+	if (wl_gate_open(&set, argv[2]))
 		return 1;
-	fprintf(f, "%d\n", (int)getpid());
-	fclose(f);
-	sigwaitinfo(&set, NULL);
+	wl_gate_wait(&set);
 
 	/* one line per child, written once all are reaped */
 	long(*rows)[4] = calloc(n, sizeof(*rows));
@@ -149,6 +145,6 @@ int main(int argc, char **argv)
 			rows[i][2], rows[i][3]);
 	if (fclose(res) || rename(tmp, argv[3]))
 		return 1;
-	sigwaitinfo(&set, NULL);
+	wl_gate_wait(&set);
 	return 0;
 }

@@ -23,6 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gate.h"
+
 static volatile unsigned long sink;
 
 static void child(const char *name, long spin_ms)
@@ -60,21 +62,14 @@ int main(int argc, char **argv)
 	pid_t alpha, beta, want;
 	sigset_t set;
 	long spin_ms;
-	int sig;
 	FILE *f;
 
 	if (argc < 4)
 		return 2;
 	spin_ms = atol(argv[1]);
-	sigemptyset(&set);
-	sigaddset(&set, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	f = fopen(argv[2], "w");
-	if (!f)
+	if (wl_gate_open(&set, argv[2]))
 		return 1;
-	fprintf(f, "%d\n", getpid());
-	fclose(f);
-	sigwait(&set, &sig);
+	wl_gate_wait(&set);
 
 	alpha = fork();
 	if (alpha == 0)

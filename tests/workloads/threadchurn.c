@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gate.h"
+
 /* Switches of exited threads in the process totals: *vol, *inv. */
 static void dead_threads(long *vol, long *inv)
 {
@@ -58,15 +60,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	n = atoi(argv[1]);
-	sigemptyset(&set);
-	sigaddset(&set, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	f = fopen(argv[2], "w");
-	if (!f)
+	if (wl_gate_open(&set, argv[2]))
 		return 1;
-	fprintf(f, "%d\n", (int)getpid());
-	fclose(f);
-	sigwaitinfo(&set, NULL);
+	wl_gate_wait(&set);
 
 	dead_threads(&v0, &i0);
 	for (int i = 0; i < n; i++) {
@@ -82,6 +78,6 @@ int main(int argc, char **argv)
 		return 1;
 	fprintf(f, "%ld %ld\n", v1 - v0, i1 - i0);
 	fclose(f);
-	sigwaitinfo(&set, NULL);
+	wl_gate_wait(&set);
 	return 0;
 }

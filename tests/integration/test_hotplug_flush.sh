@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# test_hotplug_flush.sh - a CPU that goes offline hands over what its row
+# cache holds (probes/common.bpf.h).  A switch to idle flushes the CPU's
+# entries only after a kernel thread: the last switch of a CPU going
+# offline is from its hotplug thread (cpuhp/N) or stopper (migration/N),
+# while an ordinary task's sleep leaves them for the next interval edge,
+# which skips an offline CPU.  Input: a spinner pinned to CPU 1, frozen
+# before the tool starts, thawed until it has run 0.3 s and frozen again (its
+# charges stay in CPU 1's entry: CPU 1 goes idle after it); then CPU 1
+# goes offline and the tool ends (Ctrl-C) while it is offline, in one
+# 60 s interval.  The spinner's row must hold its schedstat delta over the
+# thaw (within 2 %): without the offline flush it lost the whole 0.3 s.
+# CPU 1 is put back online on every exit path.  Skipped (77) when CPU 1
+# cannot be taken offline here.
+. "$(dirname "$0")/lib.sh"
+
+need_root
+command -v python3 >/dev/null || skip "needs python3"
+ONLINE=/sys/devices/system/cpu/cpu1/online
+[ -w "$ONLINE" ] || skip "$ONLINE is not writable (no CPU hotplug here)"
+[ "$(cat "$ONLINE")" = 1 ] || skip "CPU 1 is offline already"
+[ -x "$WORKLOADS/spinner" ] || fail "workload spinner not built in $WORKLOADS"
+command -v taskset >/dev/null || skip "taskset (util-linux) not installed"
+
+hp_cleanup() {
+	echo 1 >"$ONLINE" 2>/dev/null
+	cleanup
+}
+trap hp_cleanup EXIT
+
+bg taskset -c 1 "$WORKLOADS/spinner" 0 ss_hpflush
+SP=$BG_LAST
+kill -STOP "$SP"
+sleep 0.1
+before=$(schedstat_sum "$SP")
+
+start_tool f -L --csv --no-counters -n 0 -i 60000 -v
+kill -CONT "$SP"
+# until it has run 0.3 s of CPU (schedstat), at most 10 s
+for _ in $(seq 1 200); do
+	[ $(($(schedstat_sum "$SP") - before)) -ge 300000000 ] && break
+	sleep 0.05
+done
+kill -STOP "$SP"
+sleep 0.05
+after=$(schedstat_sum "$SP")
+echo 0 >"$ONLINE" || skip "cannot take CPU 1 offline"
+for _ in $(seq 1 200); do
+	[ "$(cat "$ONLINE")" = 0 ] && break
+	sleep 0.01
+done
+[ "$(cat "$ONLINE")" = 0 ] || fail "CPU 1 did not go offline"
+stop_tool
+echo 1 >"$ONLINE" || fail "cannot bring CPU 1 back online"
+
+python3 - "$T/f.out" "$SP" "$before" "$after" <<'PY' || fail "see above"
+import csv, sys
+out, sp, before, after = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+want = after - before
+got = sum(int(r["oncpu_ns"]) for r in csv.DictReader(open(out, encoding="latin-1"))
+          if r["pid"] == sp)
+err = abs(got - want) / want * 100 if want else 100
+print("  spinner on CPU 1: %.1f ms in its rows, schedstat %.1f ms (%.2f %%)"
+      % (got / 1e6, want / 1e6, err))
+if want < 300e6:
+    sys.exit("the spinner ran only %.1f ms in 10 s: CPU 1 was busy" % (want / 1e6))
+sys.exit(0 if err <= 2 else 1)
+PY
+pass "an offline CPU's row cache reached the rows (spinner within 2 % of schedstat)"
