@@ -47,8 +47,8 @@ BPF_HASH(offcpu_b, struct ss_key, struct ss_off_val, SS_MAP_ENTRIES);
 BPF_HASH(offcpu_task, __u32, struct ss_off_task, SS_MAP_ENTRIES);
 BPF_ARRAY(offcpu_edge, struct ss_off_edge, 2);
 
+#include "stacks.bpf.h" /* before wakers: sched_waking takes stacks */
 #include "wakers.bpf.h" /* uses offcpu_task */
-#include "stacks.bpf.h"
 
 /* marker: the thread's last switch (it exits), no span */
 #define SS_OFF_DEAD SS_OFF_MAX
@@ -223,8 +223,9 @@ static __always_inline void ss_off_arrive(struct ss_cpu *cpu, __u64 now,
 		ss_off_charge(t, gen, t->reason, now - from);
 	if (now > since) { /* --hist offcpu-*, --wakers: the whole span */
 		SS_HIST_OFFSTATE_END(tid, t->reason, now - since);
-		SS_WAKERS_ARRIVE(tid, t, now - since);
+		/* stacks first: they read the waker, which wakers forgets */
 		SS_STACKS_ARRIVE(tid, t, now - since);
+		SS_WAKERS_ARRIVE(tid, t, now - since);
 	}
 }
 

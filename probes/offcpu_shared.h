@@ -74,6 +74,9 @@ struct ss_off_task {
 	__u32 stk_tgid;
 	__u32 stk_pad;
 	char stk_comm[SS_COMM_LEN];
+	/* --wakers --stacks: the waker's stacks, taken at sched_waking */
+	__s32 wk_kstack;
+	__s32 wk_ustack;
 };
 
 /* The time of each interval's edge (map offcpu_edge, [gen & 1]). */

@@ -5,12 +5,17 @@
  * SS_STACKS=1 (with the --offcpu probe, whose spans it attributes):
  *   SS_STACKS_KERNEL, SS_STACKS_USER  1: take that stack (-K / -U: one)
  *   SS_STACKS_PER_THREAD             1: key by thread (-L), else tid 0
+ *   SS_STACKS_WAKERS                 1: --wakers too: key by the waker
+ *                                       and its stacks (offwaketime)
  *   SS_STACKS_ENTRIES, SS_STACK_TRACES  map sizes
  *
  * At a thread's switch-out (the off-CPU span's start, offcpu.bpf.h) its
  * kernel and user stack ids are kept in its offcpu_task entry; at its
  * switch-in the span's whole length is added to (tgid, tid, kernel id,
  * user id, comm) in the stacks map.  Lost stacks are counted (stack_err).
+ * With SS_STACKS_WAKERS, sched_waking (wakers.bpf.h) takes the waker's
+ * stacks into the woken thread's entry (SS_STACKS_WAKING) and its
+ * switch-in adds the waker, as wakers.bpf.h names it, to the key.
  */
 #ifndef SWITCHSTAT_STACKS_BPF_H
 #define SWITCHSTAT_STACKS_BPF_H
@@ -46,6 +51,9 @@
 #ifndef SS_STACKS_PER_THREAD
 #define SS_STACKS_PER_THREAD 0
 #endif
+#ifndef SS_STACKS_WAKERS
+#define SS_STACKS_WAKERS 0
+#endif
 
 BPF_STACK_TRACE(stack_traces, SS_STACK_TRACES);
 BPF_HASH(stacks, struct ss_stack_key, __u64, SS_STACKS_ENTRIES);
@@ -59,17 +67,24 @@ static __always_inline void ss_stk_err(__u32 i)
 		*c += 1;
 }
 
-/* At @t's switch-out (current task, @ctx the tracepoint's): its stacks. */
-static __always_inline void ss_stk_leave(void *ctx, struct ss_off_task *t,
-					 __u32 tgid)
+/* The current context's kernel stack id (@ctx the tracepoint's). */
+static __always_inline int ss_stk_kernel(void *ctx)
 {
-	int k = SS_STK_NONE, u = SS_STK_NONE;
+	int k = SS_STK_NONE;
 
 #if SS_STACKS_KERNEL
 	k = stack_traces.get_stackid(ctx, 0);
 	if (k < 0)
 		ss_stk_err(k == -EEXIST ? SS_STKE_K_EEXIST : SS_STKE_K_OTHER);
 #endif
+	return k;
+}
+
+/* The current task's user stack id (@ctx the tracepoint's). */
+static __always_inline int ss_stk_user(void *ctx)
+{
+	int u = SS_STK_NONE;
+
 #if SS_STACKS_USER
 	u = stack_traces.get_stackid(ctx, BPF_F_USER_STACK);
 	if (u < 0)
@@ -77,8 +92,15 @@ static __always_inline void ss_stk_leave(void *ctx, struct ss_off_task *t,
 			   : u == -EFAULT ? SS_STKE_U_EFAULT
 					  : SS_STKE_U_OTHER);
 #endif
-	t->kstack = k;
-	t->ustack = u;
+	return u;
+}
+
+/* At @t's switch-out (current task, @ctx the tracepoint's): its stacks. */
+static __always_inline void ss_stk_leave(void *ctx, struct ss_off_task *t,
+					 __u32 tgid)
+{
+	t->kstack = ss_stk_kernel(ctx);
+	t->ustack = ss_stk_user(ctx);
 	t->stk_tgid = tgid;
 	bpf_get_current_comm(t->stk_comm, SS_COMM_LEN);
 }
@@ -90,12 +112,26 @@ static __always_inline void ss_stk_arrive(__u32 tid, struct ss_off_task *t,
 	struct ss_stack_key key = {};
 	__u64 zero = 0, *v;
 
+	key.cgroup_id = t->cgroup_id;
 	key.tgid = t->stk_tgid;
 	key.tid = SS_STACKS_PER_THREAD ? tid : 0;
 	key.kstack = t->kstack;
 	key.ustack = t->ustack;
 	/* the thread's own name, as offcputime's (not the leader's) */
 	__builtin_memcpy(key.comm, t->stk_comm, SS_COMM_LEN);
+	key.wk_kstack = SS_STK_NONE;
+	key.wk_ustack = SS_STK_NONE;
+#if SS_STACKS_WAKERS
+	/* the waker --wakers charges (wakers.bpf.h: not for a runnable) */
+	if (t->wk_kind && t->reason != SS_OFF_RUNQ) {
+		key.wk_kind = t->wk_kind;
+		key.wk_tgid = t->wk_tgid;
+		key.wk_tid = SS_STACKS_PER_THREAD ? t->wk_tid : 0;
+		key.wk_kstack = t->wk_kstack;
+		key.wk_ustack = t->wk_ustack;
+		__builtin_memcpy(key.wk_comm, t->wk_comm, SS_COMM_LEN);
+	}
+#endif
 	v = stacks.lookup_or_try_init(&key, &zero);
 	if (!v) {
 		ss_stk_err(SS_STKE_FULL);
@@ -106,7 +142,26 @@ static __always_inline void ss_stk_arrive(__u32 tid, struct ss_off_task *t,
 
 #define SS_STACKS_LEAVE(ctx, t, tgid) ss_stk_leave(ctx, t, tgid)
 #define SS_STACKS_ARRIVE(tid, t, ns) ss_stk_arrive(tid, t, ns)
+#endif
+
+#if SS_STACKS && SS_STACKS_WAKERS
+/*
+ * At sched_waking of @t (@ctx its raw tracepoint's): the waker's kernel
+ * stack, and its user stack when a task (@task) woke it (an interrupt's
+ * wakeup is not the interrupted task's).
+ */
+#define SS_STACKS_WAKING(ctx, t, task)                                    \
+	do {                                                              \
+		(t)->wk_kstack = ss_stk_kernel(ctx);                      \
+		(t)->wk_ustack = (task) ? ss_stk_user(ctx) : SS_STK_NONE; \
+	} while (0)
 #else
+#define SS_STACKS_WAKING(ctx, t, task) \
+	do {                           \
+	} while (0)
+#endif
+
+#if !SS_STACKS
 #define SS_STACKS_LEAVE(ctx, t, tgid) \
 	do {                          \
 	} while (0)

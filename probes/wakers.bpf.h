@@ -26,6 +26,7 @@
 #include "offcpu_shared.h"
 #include "select.bpf.h"
 #include "shared.h"
+#include "stacks.bpf.h" /* SS_STACKS_WAKING */
 #include "task.bpf.h"
 #include "wakers_shared.h"
 
@@ -164,6 +165,7 @@ RAW_TRACEPOINT_PROBE(sched_waking)
 		t->wk_cgroup = 0;
 		__builtin_memset(t->wk_comm, 0, sizeof(t->wk_comm));
 	}
+	SS_STACKS_WAKING(ctx, t, kind == SS_WK_TASK);
 	t->wk_kind = kind + 1;
 	return 0;
 }
@@ -186,11 +188,11 @@ static __always_inline void ss_wk_arrive(__u32 tid, struct ss_off_task *t,
 	if (t->reason == SS_OFF_RUNQ)
 		return;
 	key.kind = kind - 1;
-	if (SS_PER_CGROUP) {
-		key.victim_cgroup = t->cgroup_id;
-		if (key.kind == SS_WK_TASK)
-			key.waker_cgroup = t->wk_cgroup;
-	} else {
+	/* the cgroups always: the exporter labels series by cgroup */
+	key.victim_cgroup = t->cgroup_id;
+	if (key.kind == SS_WK_TASK)
+		key.waker_cgroup = t->wk_cgroup;
+	if (!SS_PER_CGROUP) {
 		key.victim_tgid = t->key.tgid;
 		key.victim_tid = SS_PER_THREAD ? tid : 0;
 		if (key.kind == SS_WK_TASK) {

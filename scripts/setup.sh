@@ -39,9 +39,10 @@ pkgs=(build-essential cmake pkg-config libbpfcc-dev libbpf-dev bpfcc-tools libmi
 	libpfm4-dev libncurses-dev)
 # prometheus (promtool and a real server for the exporter tests), curl, and
 # node/npm for the offline Kubernetes schema validation (tests/deploy), tmux
-# (test_top drives --top in a real terminal)
+# (test_top drives --top in a real terminal), chromium and tesseract-ocr
+# (test_stacks opens the folded output in speedscope and reads the screenshot)
 [ "$tests" = 1 ] && pkgs+=(libcriterion-dev python3 bpftool linux-perf bpftrace man-db
-	prometheus curl iproute2 tmux)
+	prometheus curl iproute2 tmux chromium tesseract-ocr)
 [ "$tests" = 1 ] && ! command -v npm >/dev/null && pkgs+=(nodejs npm)
 
 missing=()
@@ -103,6 +104,13 @@ fi
 if [ "$tests" = 1 ] && [ ! -d "$here/tests/deploy/node_modules/kubernetes-models" ]; then
 	say "installing the Kubernetes schema validator (npm ci in tests/deploy)"
 	npm ci --prefix "$here/tests/deploy" --no-audit --no-fund >&2
+fi
+
+# speedscope, the flame graph viewer of test_stacks, pinned by tests/viewer
+if [ "$tests" = 1 ] && [ ! -f "$here/tests/viewer/node_modules/speedscope/dist/release/index.html" ]; then
+	say "installing speedscope (npm ci in tests/viewer)"
+	npm ci --prefix "$here/tests/viewer" --no-audit --no-fund >&2 ||
+		say "WARNING: npm ci in tests/viewer failed (offline?): test_stacks skips its viewer check"
 fi
 
 if [ "$build" = 1 ]; then

@@ -18,6 +18,7 @@
 #include "bpf_host.h"
 #include "opts.h"
 #include "output.h"
+#include "probes/wakers_shared.h"
 #include "rows.h"
 
 #define SS_MAX_CFLAGS 96
@@ -49,12 +50,40 @@ struct ss_hist_last {
 	bool ms; /* slots count msecs, else usecs */
 };
 
+/* One (victim, waker) pair of --wakers: the wakers map's entry. */
+struct ss_waker_row {
+	struct ss_waker_key k;
+	struct ss_waker_val v;
+};
+
+/* One off-CPU stack of --stacks, named: its folded line without value. */
+struct ss_stack_rec {
+	uint64_t cgroup_id;
+	uint32_t tgid;
+	char comm[SS_COMM_LEN];
+	const char *folded; /* "comm;frame;...;frame" (offcputime -f) */
+	uint64_t ns; /* off-CPU time, whole spans */
+};
+
+/*
+ * The last interval's --wakers pairs and --stacks stacks (feat_wakers,
+ * feat_stacks), for the exporter: valid until the feature's next
+ * interval; n is 0 when off or nothing was seen.
+ */
+struct ss_offwake_last {
+	const struct ss_waker_row *wakers;
+	size_t nwakers;
+	const struct ss_stack_rec *stacks;
+	size_t nstacks;
+};
+
 struct ss_app {
 	struct ss_opts o;
 	struct ss_bpf bpf;
 	struct ss_interval iv;
 	struct ss_report_info info;
 	struct ss_hist_last hist;
+	struct ss_offwake_last offwake;
 	struct ss_out out;
 	enum ss_format fmt; /* output format, chosen once from the options */
 	FILE *f; /* report stream (stdout) */

@@ -727,18 +727,15 @@ int ss_parse_opts(int argc, char **argv, struct ss_opts *o, FILE *out,
 	if (o->kernel_stacks_only && o->user_stacks_only)
 		return bad(err, "-K and -U are exclusive%s%s", "", NULL);
 	if (o->folded &&
-	    (o->hist || o->blame || o->wakers || o->check || o->csv ||
-	     o->json || o->top_view || o->timestamp || o->self_stats))
+	    (o->hist || o->blame || o->check || o->csv || o->json ||
+	     o->top_view || o->timestamp || o->self_stats))
 		return bad(err,
 			   "-f prints folded stacks only: not with --hist, "
-			   "--blame, --wakers, --check, --csv, --json, --top, "
+			   "--blame, --check, --csv, --json, --top, "
 			   "-T or --self-stats%s%s",
 			   "", NULL);
-	if (o->stacks && (o->csv || o->json || o->top_view))
-		return bad(err,
-			   "--stacks prints text: not with --csv, --json or "
-			   "--top%s%s",
-			   "", NULL);
+	if (o->stacks && o->top_view)
+		return bad(err, "--stacks is not for --top%s%s", "", NULL);
 	if (o->stacks && o->trace)
 		return bad(err, "--stacks is not for --trace%s%s", "", NULL);
 	if ((o->offcpu || o->wakers) && o->trace)

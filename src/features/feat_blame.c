@@ -6,6 +6,7 @@
  * Victims and culprits are processes, threads (-L) or cgroups (-G).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,20 +133,16 @@ static int blame_attach(struct ss_app *app, void *st)
 /* Read and delete the blame map into bs->rows; returns the count or -errno */
 static int drain(struct blame_state *bs)
 {
-	const struct ss_blame_key *keys = bs->map.keys;
-	const struct ss_blame_val *vals = bs->map.vals;
-	int n = ss_map_drain(&bs->map);
+	int n = ss_map_drain_rows(&bs->map, bs->rows, sizeof(*bs->rows),
+				  offsetof(struct ss_blame_row, v));
 
 	for (int i = 0; i < n; i++) {
 		struct ss_blame_row *r = &bs->rows[i];
 
-		memset(r, 0, sizeof(*r));
-		r->key = keys[i];
-		r->delay_ns = vals[i].delay_ns;
-		memcpy(r->victim_comm, vals[i].victim_comm, SS_COMM_LEN);
-		memcpy(r->culprit_comm, vals[i].culprit_comm, SS_COMM_LEN);
-		r->victim_comm[SS_COMM_LEN - 1] = '\0';
-		r->culprit_comm[SS_COMM_LEN - 1] = '\0';
+		r->victim_total_ns = 0;
+		r->victims = 0;
+		r->v.victim_comm[SS_COMM_LEN - 1] = '\0';
+		r->v.culprit_comm[SS_COMM_LEN - 1] = '\0';
 	}
 	return n;
 }
@@ -200,7 +197,8 @@ static void side_of(const struct ss_app *app, bool culprit,
 		s->task = true;
 		s->pid = tid ? tid : tgid;
 		s->name = task_comm(app, tgid, tid,
-				    culprit ? r->culprit_comm : r->victim_comm);
+				    culprit ? r->v.culprit_comm
+					    : r->v.victim_comm);
 	}
 }
 
@@ -320,7 +318,7 @@ static void print_table(struct ss_app *app, struct blame_state *bs, size_t n,
 		ss_emit_begin(e, NULL);
 		emit_side(e, &f[B_VICTIM_PID], &v, cg);
 		emit_side(e, &f[B_CULPRIT_PID], &c, cg);
-		ss_emit_u64(e, &f[B_DELAY], bs->rows[i].delay_ns);
+		ss_emit_u64(e, &f[B_DELAY], bs->rows[i].v.delay_ns);
 		ss_emit_double(e, &f[B_WAIT_PCT], ss_blame_pct(&bs->rows[i]));
 		ss_emit_end(e);
 	}
@@ -337,7 +335,7 @@ static void print_table(struct ss_app *app, struct blame_state *bs, size_t n,
 		side_of(app, true, &bs->culprits[i], &c);
 		ss_emit_begin(e, NULL);
 		emit_side(e, &f[B_CULPRIT_PID], &c, cg);
-		ss_emit_u64(e, &f[B_DELAY], bs->culprits[i].delay_ns);
+		ss_emit_u64(e, &f[B_DELAY], bs->culprits[i].v.delay_ns);
 		ss_emit_u64(e, &f[B_VICTIMS], bs->culprits[i].victims);
 		ss_emit_end(e);
 	}
@@ -374,7 +372,7 @@ static void emit_records(struct ss_app *app, struct blame_state *bs, size_t n)
 		ss_emit_double(e, &f[B_TIME], t);
 		emit_side(e, &f[B_VICTIM_PID], &v, cg);
 		emit_side(e, &f[B_CULPRIT_PID], &c, cg);
-		ss_emit_u64(e, &f[B_DELAY], bs->rows[i].delay_ns);
+		ss_emit_u64(e, &f[B_DELAY], bs->rows[i].v.delay_ns);
 		ss_emit_end(e);
 	}
 }

@@ -39,9 +39,11 @@
 #include "parse.h"
 #include "prom_fmt.h"
 #include "prom_hist.h"
+#include "prom_pairs.h"
 #include "prom_series.h"
+#include "wakers.h"
 
-#define NLAB_MAX 5 /* pid, comm, cgroup, container_id + one per family */
+#define NLAB_MAX 9 /* pid, comm, cgroup, container_id + a family's own */
 
 /* Label values of one series, resolved once per interval. */
 struct labs {
@@ -59,6 +61,8 @@ struct prom_state {
 	bool own_cg;
 	uint64_t stats[SS_STAT_MAX]; /* cumulative since start */
 	struct ss_hist_store hist; /* cumulative slots per cgroup */
+	struct ss_pair_store wakers; /* --wakers: per (row, waker) */
+	struct ss_pair_store stacks; /* --stacks: per (row, stack) */
 	bool hist_ms;
 	uint64_t scaled; /* bit i: counter i was scaled in the last interval */
 	uint64_t render_ns; /* time the previous snapshot took to build */
@@ -323,11 +327,15 @@ static void render_self(struct ss_prom *p, const struct prom_state *pr,
 		  "Interval rows (and per-cgroup histograms) summed into the "
 		  "`other` series because --max-series label sets existed.",
 		  NULL,
-		  ss_prom_u64(v, pr->st.overflow_rows + pr->hist.overflow));
+		  ss_prom_u64(v, pr->st.overflow_rows + pr->hist.overflow +
+					 pr->wakers.overflow +
+					 pr->stacks.overflow));
 	one_value(p, "switchstat_series_expired", SS_PROM_COUNTER,
 		  "Series dropped --series-ttl seconds after their process or "
 		  "cgroup was gone.",
-		  NULL, ss_prom_u64(v, pr->st.expired));
+		  NULL,
+		  ss_prom_u64(v, pr->st.expired + pr->wakers.expired +
+					 pr->stacks.expired));
 	one_value(p, "switchstat_series", SS_PROM_GAUGE,
 		  "Label sets exported now, `other` included.", NULL,
 		  ss_prom_u64(v, nseries(pr)));
@@ -390,6 +398,129 @@ static const struct {
 			 "switch-in (log2 buckets; _sum estimated from "
 			 "bucket midpoints)." },
 };
+
+/* the label set of a pair's row (as resolve_labels): into @l, its count */
+static size_t pair_labels(const struct prom_state *pr, const struct ss_pair *p,
+			  struct labs *lb, struct ss_prom_label *l)
+{
+	struct ss_series fake = { .key = p->key };
+	size_t n = 0;
+
+	resolve_labels(pr, lb, &fake);
+	if (!p->key.other)
+		lb->comm = p->key.comm; /* not fake's, gone on return */
+	if (pr->st.per_process) {
+		l[n++] = (struct ss_prom_label){ "pid", lb->pid };
+		l[n++] = (struct ss_prom_label){ "comm", lb->comm };
+	}
+	l[n++] = (struct ss_prom_label){ "cgroup",
+					 lb->cgroup ? lb->cgroup : "" };
+	l[n++] = (struct ss_prom_label){ "container_id", lb->container };
+	return n;
+}
+
+/*
+ * The --wakers families: wakeups and the off-CPU time they ended, per
+ * woken row and waker (kind; its pid and comm with
+ * --metrics-per-process; its cgroup).
+ */
+static void render_wakers(struct ss_prom *p, const struct prom_state *pr)
+{
+	static const char *const name[SS_PAIR_VALS] = {
+		"switchstat_wakeups", "switchstat_wakeup_offcpu_seconds"
+	};
+	static const char *const help[SS_PAIR_VALS] = {
+		"Wakeups that ended an off-CPU span, by waker (--wakers; "
+		"waker_kind timer, irq, softirq, idle: interrupt context).",
+		"Off-CPU time that the waker's wakeups ended (--wakers; whole "
+		"spans, charged when the woken task runs)."
+	};
+	const struct ss_pair_store *st = &pr->wakers;
+
+	for (int v = 0; v < SS_PAIR_VALS; v++) {
+		ss_prom_family(p, name[v], SS_PROM_COUNTER, help[v],
+			       v ? "seconds" : NULL);
+		for (size_t i = 0; i <= st->n; i++) {
+			const struct ss_pair *q =
+				i < st->n ? &st->p[i] : &st->other;
+			struct ss_prom_label l[NLAB_MAX];
+			char val[SS_PROM_VAL_LEN], cgn[24];
+			const char *cg;
+			struct labs lb;
+			size_t n;
+			uint64_t id;
+
+			if (i == st->n && !st->have_other)
+				continue;
+			n = pair_labels(pr, q, &lb, l);
+			if (q->key.other) {
+				for (int k = 0;
+				     k < (pr->st.per_process ? 4 : 2); k++)
+					l[n++] = (struct ss_prom_label){
+						k == 0	 ? "waker_kind"
+						: k == 1 ? "waker_cgroup"
+						: k == 2 ? "waker_pid"
+							 : "waker_comm",
+						"other"
+					};
+			} else {
+				l[n++] = (struct ss_prom_label){
+					"waker_kind", ss_pair_extra(q, 0)
+				};
+				id = strtoull(ss_pair_extra(q, 3), NULL, 10);
+				cg = id && pr->cg ? ss_cgroup_path(pr->cg, id)
+						  : NULL;
+				if (!cg && id) {
+					snprintf(cgn, sizeof(cgn), "%llu",
+						 (unsigned long long)id);
+					cg = cgn;
+				}
+				l[n++] = (struct ss_prom_label){ "waker_cgroup",
+								 cg ? cg : "" };
+				if (pr->st.per_process) {
+					l[n++] = (struct ss_prom_label){
+						"waker_pid", ss_pair_extra(q, 1)
+					};
+					l[n++] = (struct ss_prom_label){
+						"waker_comm",
+						ss_pair_extra(q, 2)
+					};
+				}
+			}
+			ss_prom_sample(p, l, n,
+				       v ? ss_prom_ns_seconds(val, q->v[1])
+					 : ss_prom_u64(val, q->v[0]));
+		}
+	}
+}
+
+/* The --stacks family: off-CPU time per row and folded stack. */
+static void render_stacks(struct ss_prom *p, const struct prom_state *pr)
+{
+	const struct ss_pair_store *st = &pr->stacks;
+
+	ss_prom_family(p, "switchstat_offcpu_stack_seconds", SS_PROM_COUNTER,
+		       "Off-CPU time by the stack where the task blocked "
+		       "(--stacks; stack: the folded line, "
+		       "comm;outermost;...;innermost frame, as offcputime "
+		       "-f; with --wakers the waker's after a -- frame).",
+		       "seconds");
+	for (size_t i = 0; i <= st->n; i++) {
+		const struct ss_pair *q = i < st->n ? &st->p[i] : &st->other;
+		struct ss_prom_label l[NLAB_MAX];
+		char val[SS_PROM_VAL_LEN];
+		struct labs lb;
+		size_t n;
+
+		if (i == st->n && !st->have_other)
+			continue;
+		n = pair_labels(pr, q, &lb, l);
+		l[n++] = (struct ss_prom_label){
+			"stack", q->key.other ? "other" : ss_pair_extra(q, 0)
+		};
+		ss_prom_sample(p, l, n, ss_prom_ns_seconds(val, q->v[0]));
+	}
+}
 
 static void render(const struct prom_state *pr, const struct ss_app *app,
 		   FILE *f, enum ss_prom_format fmt)
@@ -479,6 +610,10 @@ static void render(const struct prom_state *pr, const struct ss_app *app,
 			per_series(&p, pr, VOFF(off_ns[k]), V_SECONDS, "state",
 				   state[k]);
 	}
+	if (o->wakers)
+		render_wakers(&p, pr);
+	if (o->stacks)
+		render_stacks(&p, pr);
 	for (int k = 0; k < SS_HK_MAX; k++) {
 		static const unsigned int bit[SS_HK_MAX] = {
 			[SS_HK_ONCPU] = SS_HIST_ONCPU,
@@ -577,6 +712,13 @@ static int prom_start(struct ss_app *app, void *st)
 	}
 	pr->st.alive = series_alive;
 	pr->st.alive_ctx = pr;
+	if (ss_pair_init(&pr->wakers, pr->st.max_series, pr->st.ttl_ns) ||
+	    ss_pair_init(&pr->stacks, pr->st.max_series, pr->st.ttl_ns)) {
+		fprintf(stderr, "switchstat: --listen: out of memory\n");
+		return 1;
+	}
+	pr->wakers.alive = pr->stacks.alive = series_alive;
+	pr->wakers.alive_ctx = pr->stacks.alive_ctx = pr;
 	ss_hist_store_init(&pr->hist, pr->st.max_series, pr->st.ttl_ns);
 	pr->hist.alive = hist_alive;
 	pr->hist.alive_ctx = pr;
@@ -614,6 +756,63 @@ static int prom_start(struct ss_app *app, void *st)
 	return 0;
 }
 
+/* a row's label set: its cgroup, and with --metrics-per-process its tgid, comm */
+static void pair_key(const struct prom_state *pr, struct ss_series_key *k,
+		     uint32_t tgid, const char *comm, uint64_t cgroup_id)
+{
+	memset(k, 0, sizeof(*k));
+	k->cgroup_id = cgroup_id;
+	if (pr->st.per_process) {
+		k->tgid = tgid;
+		memcpy(k->comm, comm, strnlen(comm, SS_COMM_LEN - 1));
+	}
+}
+
+/*
+ * The interval's --wakers pairs and --stacks stacks (consumed: n set to
+ * 0) into their series.  A waker's extra labels: kind, pid, comm (with
+ * --metrics-per-process, else empty), cgroup id.
+ */
+static void add_offwake(struct prom_state *pr, struct ss_offwake_last *ow,
+			uint64_t now)
+{
+	struct ss_series_key k;
+
+	for (size_t i = 0; i < ow->nwakers; i++) {
+		const struct ss_waker_row *r = &ow->wakers[i];
+		bool task = r->k.kind == SS_WK_TASK;
+		char extra[128];
+		uint64_t v[SS_PAIR_VALS] = { r->v.count, r->v.off_ns };
+		int len;
+
+		pair_key(pr, &k, r->k.victim_tgid, r->v.victim_comm,
+			 r->k.victim_cgroup);
+		len = snprintf(extra, sizeof(extra), "%s%c",
+			       ss_waker_kind_name(r->k.kind), 0);
+		if (pr->st.per_process && task)
+			len += snprintf(extra + len, sizeof(extra) - len,
+					"%u%c%.*s%c", r->k.waker_tgid, 0,
+					SS_COMM_LEN - 1, r->v.waker_comm, 0);
+		else
+			len += snprintf(extra + len, sizeof(extra) - len,
+					"%c%c", 0, 0);
+		len += snprintf(
+			extra + len, sizeof(extra) - len, "%llu",
+			(unsigned long long)(task ? r->k.waker_cgroup : 0));
+		ss_pair_add(&pr->wakers, &k, extra, (size_t)len + 1, v, now);
+	}
+	ow->nwakers = 0;
+	for (size_t i = 0; i < ow->nstacks; i++) {
+		const struct ss_stack_rec *r = &ow->stacks[i];
+		uint64_t v[SS_PAIR_VALS] = { r->ns, 0 };
+
+		pair_key(pr, &k, r->tgid, r->comm, r->cgroup_id);
+		ss_pair_add(&pr->stacks, &k, r->folded, strlen(r->folded) + 1,
+			    v, now);
+	}
+	ow->nstacks = 0;
+}
+
 /* Each interval, after the table: add its rows, publish a snapshot. */
 static int prom_interval(struct ss_app *app, void *st)
 {
@@ -639,8 +838,11 @@ static int prom_interval(struct ss_app *app, void *st)
 					  recs[r].key.kind,
 					  (const uint64_t *)recs[r].val.slots,
 					  now);
+	add_offwake(pr, &app->offwake, now);
 	ss_series_expire(&pr->st, now);
 	ss_hist_store_expire(&pr->hist, now);
+	ss_pair_expire(&pr->wakers, now);
+	ss_pair_expire(&pr->stacks, now);
 	pr->collect_realtime_ns = iv->end_realtime_ns;
 	publish(pr, app);
 	return 0;
@@ -654,6 +856,8 @@ static void prom_close(struct ss_app *app, void *st)
 	pr->http = NULL;
 	ss_series_free(&pr->st);
 	ss_hist_store_free(&pr->hist);
+	ss_pair_free(&pr->wakers);
+	ss_pair_free(&pr->stacks);
 	free(pr->labs);
 	pr->labs = NULL;
 	pr->labs_cap = 0;

@@ -11,13 +11,19 @@
  * and printed: a table, each stack innermost frame first, then its
  * process and its off-CPU time in microseconds; or with -f folded lines,
  * "comm;user frames outermost first;kernel frames value" (offcputime -f:
- * flamegraph.pl, inferno, speedscope).  Frames are named by libbcc's
- * symbolizer (bcc_syms.h: the kernel's from /proc/kallsyms, a process's
- * from its mappings), "[unknown]" when it finds none.  Stacks lost to the
+ * flamegraph.pl, inferno, speedscope); with --csv/--json "stack" records
+ * (each stack a field, frames outermost first); with --listen every
+ * interval, named folded lines for the exporter (app->offwake).  With
+ * --wakers each stack is also keyed by its waker and the waker's stacks
+ * (taken at sched_waking), printed as offwaketime does: after a "--" the
+ * waker's frames innermost first, its name last.  Frames are named by
+ * libbcc's symbolizer (bcc_syms.h: the kernel's from /proc/kallsyms, a
+ * process's from its mappings), "[unknown]" when it finds none.  Stacks lost to the
  * stack map (a bucket collision: -EEXIST) or to a full stacks map are
  * counted and said on stderr.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +33,7 @@
 #include "feat_stacks.h"
 #include "map_drain.h"
 #include "probes/stacks_shared.h"
+#include "wakers.h"
 
 #define STACKS_ENTRIES 16384 /* (thread, stacks) pairs per print */
 #define STACK_TRACES 16384 /* stack map buckets (offcputime's default) */
@@ -54,6 +61,9 @@ struct stacks_state {
 	int nucache;
 	__u64 err_seen[SS_STKE_MAX]; /* the counts last said */
 	char (*names)[SYM_LEN]; /* STACK_DEPTH frame names */
+	struct ss_emit e; /* CSV/JSON records */
+	struct ss_stack_rec *recs; /* --listen: the last print's, named */
+	size_t nrecs;
 	bool ready, at_end;
 };
 
@@ -64,8 +74,11 @@ static int stacks_configure(struct ss_app *app, void *st)
 
 	if (!o->stacks)
 		return 0;
-	ss->at_end = o->duration_s != 0;
+	/* -d or a count: once at the end, as offcputime (not --listen) */
+	ss->at_end = o->duration_s != 0 && !o->listen;
+	ss_emit_init(&ss->e, app->f, app->fmt);
 	if (ss_app_define(app, "SS_STACKS", 1) ||
+	    ss_app_define(app, "SS_STACKS_WAKERS", o->wakers) ||
 	    ss_app_define(app, "SS_STACKS_ENTRIES", STACKS_ENTRIES) ||
 	    ss_app_define(app, "SS_STACK_TRACES", STACK_TRACES) ||
 	    ss_app_define(app, "SS_STACKS_KERNEL", !o->user_stacks_only) ||
@@ -93,7 +106,8 @@ static int stacks_attach(struct ss_app *app, void *st)
 	ss->map.vals = calloc(STACKS_ENTRIES, sizeof(__u64));
 	ss->rows = calloc(STACKS_ENTRIES, sizeof(*ss->rows));
 	ss->names = calloc(STACK_DEPTH, sizeof(*ss->names));
-	if (!ss->names || ss->map.fd < 0 || ss->traces_fd < 0 ||
+	ss->recs = calloc(STACKS_ENTRIES, sizeof(*ss->recs));
+	if (!ss->names || !ss->recs || ss->map.fd < 0 || ss->traces_fd < 0 ||
 	    ss->err_fd < 0 || !ss->map.keys || !ss->map.vals || !ss->rows) {
 		ss_diag("--stacks: BPF map or memory missing");
 		return 1;
@@ -105,15 +119,8 @@ static int stacks_attach(struct ss_app *app, void *st)
 /* Read and delete the stacks map into ss->rows; the count or -errno. */
 static int drain(struct stacks_state *ss)
 {
-	const struct ss_stack_key *k = ss->map.keys;
-	const __u64 *v = ss->map.vals;
-	int n = ss_map_drain(&ss->map);
-
-	for (int i = 0; i < n; i++) {
-		ss->rows[i].k = k[i];
-		ss->rows[i].ns = v[i];
-	}
-	return n;
+	return ss_map_drain_rows(&ss->map, ss->rows, sizeof(*ss->rows),
+				 offsetof(struct stk_row, ns));
 }
 
 /* largest off-CPU time first, then by pid */
@@ -248,73 +255,131 @@ static void put_comm(FILE *f, const char *comm)
 		      f);
 }
 
+#define MISSED_K "[Missed Kernel Stack]"
+#define MISSED_U "[Missed User Stack]"
+
 /* true: the stack was asked for but lost (not -EFAULT: there is none) */
 static bool stack_missed(int id)
 {
 	return id < 0 && id != SS_STK_NONE && id != -EFAULT;
 }
 
-/* One folded line: comm;user outermost..innermost;kernel ... usecs. */
-static void put_folded(FILE *f, struct stacks_state *ss,
-		       const struct stk_row *r)
+/* How frames are written: folded (";f;f"), CSV/JSON ("f;f"), table. */
+enum frame_style { FS_FOLDED, FS_FIELD, FS_TABLE };
+
+/*
+ * The frames of stack @id of process @pid (-1: kernel) to @m in @style,
+ * outermost first when @outer; @missed first when the stack was lost.
+ * Nothing when it was not taken (SS_STK_NONE).  @first: no frame was
+ * written to this FS_FIELD string yet (no ';' before this one); cleared.
+ */
+static void put_frames(FILE *m, struct stacks_state *ss, int pid, int id,
+		       bool outer, enum frame_style style, bool *first,
+		       const char *missed)
 {
 	__u64 ips[STACK_DEPTH];
+	bool one = true;
 	int n;
 
-	put_comm(f, r->k.comm);
-	if (r->k.ustack != SS_STK_NONE) {
-		if (stack_missed(r->k.ustack))
-			fputs(";[Missed User Stack]", f);
-		n = get_stack(ss, r->k.ustack, ips);
-		n = name_stack(ss, (int)r->k.tgid, ips, n, ss->names);
-		for (int i = n - 1; i >= 0; i--)
-			fprintf(f, ";%s", ss->names[i]);
+	if (!first)
+		first = &one;
+	if (id == SS_STK_NONE)
+		return;
+	n = get_stack(ss, id, ips);
+	n = name_stack(ss, pid, ips, n, ss->names);
+	for (int i = -1; i < n; i++) {
+		const char *name =
+			i < 0 ? missed : ss->names[outer ? n - 1 - i : i];
+
+		if (i < 0 && !stack_missed(id))
+			continue;
+		if (style == FS_TABLE)
+			fprintf(m, "    %s\n", name);
+		else
+			fprintf(m, "%s%s",
+				style == FS_FIELD && *first ? "" : ";", name);
+		*first = false;
 	}
-	if (r->k.kstack != SS_STK_NONE) {
-		if (stack_missed(r->k.kstack))
-			fputs(";[Missed Kernel Stack]", f);
-		n = get_stack(ss, r->k.kstack, ips);
-		n = name_stack(ss, -1, ips, n, ss->names);
-		for (int i = n - 1; i >= 0; i--)
-			fprintf(f, ";%s", ss->names[i]);
-	}
-	fprintf(f, " %llu\n", (unsigned long long)(r->ns / 1000));
 }
 
-/* One stack of the table: frames innermost first, task, usecs. */
-static void put_table(FILE *f, struct stacks_state *ss, const struct stk_row *r,
-		      bool per_thread)
+/* the waker's name: its comm for a task, else its kind (timer, irq...) */
+static void put_waker(FILE *f, const struct ss_stack_key *k)
 {
-	__u64 ips[STACK_DEPTH];
-	int n;
-
-	if (r->k.kstack != SS_STK_NONE) {
-		if (stack_missed(r->k.kstack))
-			fputs("    [Missed Kernel Stack]\n", f);
-		n = get_stack(ss, r->k.kstack, ips);
-		n = name_stack(ss, -1, ips, n, ss->names);
-		for (int i = 0; i < n; i++)
-			fprintf(f, "    %s\n", ss->names[i]);
-	}
-	if (r->k.kstack >= 0 && r->k.ustack >= 0)
-		fputs("    --\n", f);
-	if (r->k.ustack != SS_STK_NONE) {
-		if (stack_missed(r->k.ustack))
-			fputs("    [Missed User Stack]\n", f);
-		n = get_stack(ss, r->k.ustack, ips);
-		n = name_stack(ss, (int)r->k.tgid, ips, n, ss->names);
-		for (int i = 0; i < n; i++)
-			fprintf(f, "    %s\n", ss->names[i]);
-	}
-	fprintf(f, "    %-16s ", "-");
-	put_comm(f, r->k.comm);
-	if (per_thread)
-		fprintf(f, " (%u/%u)\n", r->k.tgid, r->k.tid);
+	if (k->wk_kind == SS_WK_TASK + 1)
+		put_comm(f, k->wk_comm);
 	else
-		fprintf(f, " (%u)\n", r->k.tgid);
-	fprintf(f, "        %llu\n\n", (unsigned long long)(r->ns / 1000));
+		fputs(ss_waker_kind_name(k->wk_kind - 1), f);
 }
 
+/*
+ * One folded line without its value: comm;user outermost..innermost;
+ * kernel outermost..innermost, and with a waker (--wakers, offwaketime
+ * -f) ;--;its kernel innermost..outermost;its user innermost..outermost;
+ * its name: the waker stands on top of the blocked task, upside down.
+ */
+static void put_folded(FILE *f, struct stacks_state *ss,
+		       const struct ss_stack_key *k)
+{
+	put_comm(f, k->comm);
+	put_frames(f, ss, (int)k->tgid, k->ustack, true, FS_FOLDED, NULL,
+		   MISSED_U);
+	put_frames(f, ss, -1, k->kstack, true, FS_FOLDED, NULL, MISSED_K);
+	if (!k->wk_kind)
+		return;
+	fputs(";--", f);
+	put_frames(f, ss, -1, k->wk_kstack, false, FS_FOLDED, NULL, MISSED_K);
+	put_frames(f, ss, (int)k->wk_tgid, k->wk_ustack, false, FS_FOLDED, NULL,
+		   MISSED_U);
+	fputc(';', f);
+	put_waker(f, k);
+}
+
+/* a task "comm (pid)", or with -L "comm (pid/tid)" */
+static void put_task(FILE *f, const char *comm, __u32 tgid, __u32 tid,
+		     bool per_thread)
+{
+	put_comm(f, comm);
+	if (per_thread)
+		fprintf(f, " (%u/%u)\n", tgid, tid);
+	else
+		fprintf(f, " (%u)\n", tgid);
+}
+
+/*
+ * One side of a table entry: kernel frames innermost first, "--", user
+ * frames (offcputime's layout).
+ */
+static void put_side(FILE *f, struct stacks_state *ss, int pid, int kid,
+		     int uid)
+{
+	put_frames(f, ss, -1, kid, false, FS_TABLE, NULL, MISSED_K);
+	if (kid >= 0 && uid >= 0)
+		fputs("    --\n", f);
+	put_frames(f, ss, pid, uid, false, FS_TABLE, NULL, MISSED_U);
+}
+
+/*
+ * One stack of the table: frames innermost first, the task; with a waker
+ * (--wakers) "--  --", its stacks and "waker:" its name; then usecs.
+ */
+static void put_table(FILE *f, struct stacks_state *ss,
+		      const struct ss_stack_key *k, __u64 ns, bool per_thread)
+{
+	put_side(f, ss, (int)k->tgid, k->kstack, k->ustack);
+	fprintf(f, "    %-16s ", "-");
+	put_task(f, k->comm, k->tgid, k->tid, per_thread);
+	if (k->wk_kind) {
+		fprintf(f, "    %-16s --\n", "--");
+		put_side(f, ss, (int)k->wk_tgid, k->wk_kstack, k->wk_ustack);
+		fprintf(f, "    %-16s ", "waker:");
+		if (k->wk_kind == SS_WK_TASK + 1)
+			put_task(f, k->wk_comm, k->wk_tgid, k->wk_tid,
+				 per_thread);
+		else
+			fprintf(f, "%s\n", ss_waker_kind_name(k->wk_kind - 1));
+	}
+	fprintf(f, "        %llu\n\n", (unsigned long long)(ns / 1000));
+}
 /* Say the stacks lost since the last time (always if any; -v: zeros). */
 static void say_errors(struct ss_app *app, struct stacks_state *ss)
 {
@@ -350,7 +415,202 @@ static void say_errors(struct ss_app *app, struct stacks_state *ss)
 		(unsigned long long)d[SS_STKE_U_EFAULT]);
 }
 
-/* Drain and print the stacks (folded with -f). */
+/* The fields of "stack" records (CSV/JSON). */
+enum {
+	S_TIME,
+	S_PID,
+	S_TID,
+	S_COMM,
+	S_OFF,
+	S_KERNEL,
+	S_USER,
+	S_WKIND,
+	S_WPID,
+	S_WTID,
+	S_WCOMM,
+	S_WKERNEL,
+	S_WUSER,
+	S_MAX,
+};
+
+static const struct ss_field stk_fields[S_MAX] = {
+	[S_TIME] = { .key = "time", .unit = "s", .decimals = 3 },
+	[S_PID] = { .key = "pid" },
+	[S_TID] = { .key = "tid" },
+	[S_COMM] = { .key = "comm" },
+	[S_OFF] = { .key = "offcpu_ns", .unit = "ns" },
+	[S_KERNEL] = { .key = "kernel_stack" },
+	[S_USER] = { .key = "user_stack" },
+	[S_WKIND] = { .key = "waker_kind" },
+	[S_WPID] = { .key = "waker_pid" },
+	[S_WTID] = { .key = "waker_tid" },
+	[S_WCOMM] = { .key = "waker_comm" },
+	[S_WKERNEL] = { .key = "waker_kernel_stack" },
+	[S_WUSER] = { .key = "waker_user_stack" },
+};
+
+/*
+ * Stack @id of process @pid (-1: kernel) as one field: its frames
+ * outermost first, ';' between them (the folded order); null when not
+ * taken (-K, -U; no waker); "" when there is none (-EFAULT).
+ */
+static void emit_stack(struct ss_emit *e, const struct ss_field *fd,
+		       struct stacks_state *ss, int pid, int id,
+		       const char *missed)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	if (id == SS_STK_NONE) {
+		ss_emit_null(e, fd);
+		return;
+	}
+	m = open_memstream(&buf, &len);
+	if (m) {
+		put_frames(m, ss, pid, id, true, FS_FIELD, &(bool){ true },
+			   missed);
+		fclose(m);
+	}
+	ss_emit_str(e, fd, buf ? buf : "", buf ? len : 0);
+	free(buf);
+}
+
+/* One record's fields (the header's when @k is NULL). */
+static void emit_record(struct ss_app *app, struct stacks_state *ss,
+			const struct ss_stack_key *k, __u64 ns)
+{
+	struct ss_emit *e = &ss->e;
+	const struct ss_field *f = stk_fields;
+	bool task = k && k->wk_kind == SS_WK_TASK + 1;
+
+	for (int i = 0; i < S_MAX; i++) {
+		if ((i == S_TID || i == S_WTID) && !app->o.per_thread)
+			continue;
+		if (i >= S_WKIND && !app->o.wakers)
+			break;
+		if (!k) {
+			ss_emit_head(e, &f[i]);
+			continue;
+		}
+		switch (i) {
+		case S_TIME:
+			ss_emit_double(e, &f[i],
+				       (double)app->iv.end_realtime_ns / 1e9);
+			break;
+		case S_PID:
+			ss_emit_u64(e, &f[i], k->tgid);
+			break;
+		case S_TID:
+			ss_emit_u64(e, &f[i], k->tid);
+			break;
+		case S_COMM:
+			ss_emit_str(e, &f[i], k->comm, SS_COMM_LEN);
+			break;
+		case S_OFF:
+			ss_emit_u64(e, &f[i], ns);
+			break;
+		case S_KERNEL:
+			emit_stack(e, &f[i], ss, -1, k->kstack, MISSED_K);
+			break;
+		case S_USER:
+			emit_stack(e, &f[i], ss, (int)k->tgid, k->ustack,
+				   MISSED_U);
+			break;
+		case S_WKIND:
+			if (k->wk_kind)
+				ss_emit_str(e, &f[i],
+					    ss_waker_kind_name(k->wk_kind - 1),
+					    8);
+			else
+				ss_emit_null(e, &f[i]);
+			break;
+		case S_WPID:
+		case S_WTID:
+			if (task)
+				ss_emit_u64(e, &f[i],
+					    i == S_WPID ? k->wk_tgid
+							: k->wk_tid);
+			else
+				ss_emit_null(e, &f[i]);
+			break;
+		case S_WCOMM:
+			if (task)
+				ss_emit_str(e, &f[i], k->wk_comm, SS_COMM_LEN);
+			else
+				ss_emit_null(e, &f[i]);
+			break;
+		case S_WKERNEL:
+			emit_stack(e, &f[i], ss, -1,
+				   k->wk_kind ? k->wk_kstack : SS_STK_NONE,
+				   MISSED_K);
+			break;
+		case S_WUSER:
+			emit_stack(e, &f[i], ss, (int)k->wk_tgid,
+				   k->wk_kind ? k->wk_ustack : SS_STK_NONE,
+				   MISSED_U);
+			break;
+		}
+	}
+}
+
+/* CSV/JSON: one "stack" record per row; CSV a block after a blank line. */
+static void emit_records(struct ss_app *app, struct stacks_state *ss, int n)
+{
+	struct ss_emit *e = &ss->e;
+
+	e->f = app->f;
+	ss_emit_reset_header(e);
+	if (ss_emit_begin_header(e)) {
+		ss_emit_raw(e, "\n");
+		emit_record(app, ss, NULL, 0);
+		ss_emit_end(e);
+	}
+	for (int i = 0; i < n; i++) {
+		ss_emit_begin(e, "stack");
+		emit_record(app, ss, &ss->rows[i].k, ss->rows[i].ns);
+		ss_emit_end(e);
+	}
+	ss_emit_flush(e);
+}
+
+/* the exporter's records of the last print, freed */
+static void recs_free(struct stacks_state *ss)
+{
+	for (size_t i = 0; i < ss->nrecs; i++)
+		free((char *)ss->recs[i].folded);
+	ss->nrecs = 0;
+}
+
+/* --listen: the @n rows as named folded stacks (app->offwake.stacks) */
+static void publish_recs(struct ss_app *app, struct stacks_state *ss, int n)
+{
+	recs_free(ss);
+	for (int i = 0; i < n; i++) {
+		struct ss_stack_rec *r = &ss->recs[ss->nrecs];
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+
+		if (!m)
+			break;
+		put_folded(m, ss, &ss->rows[i].k);
+		if (fclose(m)) {
+			free(buf);
+			break;
+		}
+		r->cgroup_id = ss->rows[i].k.cgroup_id;
+		r->tgid = ss->rows[i].k.tgid;
+		memcpy(r->comm, ss->rows[i].k.comm, SS_COMM_LEN);
+		r->folded = buf;
+		r->ns = ss->rows[i].ns;
+		ss->nrecs++;
+	}
+	app->offwake.stacks = ss->recs;
+	app->offwake.nstacks = ss->nrecs;
+}
+
+/* Drain and print the stacks (folded with -f; records in CSV/JSON). */
 static void print_stacks(struct ss_app *app, struct stacks_state *ss)
 {
 	FILE *f = app->f;
@@ -362,17 +622,31 @@ static void print_stacks(struct ss_app *app, struct stacks_state *ss)
 	}
 	if (n > 1)
 		qsort(ss->rows, n, sizeof(*ss->rows), cmp_row);
-	if (!app->o.folded)
-		fprintf(f, "Off-CPU stacks (where tasks blocked, innermost "
-			   "frame first; usecs), largest first:\n");
-	for (int i = 0; i < n; i++) {
-		if (!app->o.folded && app->o.top &&
-		    (unsigned int)i >= app->o.top)
-			break;
-		if (app->o.folded)
-			put_folded(f, ss, &ss->rows[i]);
-		else
-			put_table(f, ss, &ss->rows[i], app->o.per_thread);
+	if (app->o.listen)
+		publish_recs(app, ss, n);
+	if (app->o.quiet) {
+		/* nothing printed */
+	} else if (app->fmt == SS_FMT_CSV || app->fmt == SS_FMT_JSON) {
+		emit_records(app, ss, n);
+	} else {
+		if (!app->o.folded)
+			fprintf(f, "Off-CPU stacks (where tasks blocked, "
+				   "innermost frame first; usecs), largest "
+				   "first:\n");
+		for (int i = 0; i < n; i++) {
+			if (!app->o.folded && app->o.top &&
+			    (unsigned int)i >= app->o.top)
+				break;
+			if (app->o.folded) {
+				put_folded(f, ss, &ss->rows[i].k);
+				fprintf(f, " %llu\n",
+					(unsigned long long)(ss->rows[i].ns /
+							     1000));
+			} else {
+				put_table(f, ss, &ss->rows[i].k, ss->rows[i].ns,
+					  app->o.per_thread);
+			}
+		}
 	}
 	if (n == (int)ss->map.cap)
 		ss_diag("--stacks: more than %u stacks; the rest next time",
@@ -386,7 +660,8 @@ static int stacks_interval(struct ss_app *app, void *st)
 {
 	struct stacks_state *ss = st;
 
-	if (!app->o.stacks || !ss->ready || app->o.quiet || ss->at_end)
+	if (!app->o.stacks || !ss->ready || ss->at_end ||
+	    (app->o.quiet && !app->o.listen))
 		return 0;
 	print_stacks(app, ss);
 	return 0;
@@ -413,7 +688,6 @@ static void stacks_close(struct ss_app *app, void *st)
 {
 	struct stacks_state *ss = st;
 
-	(void)app;
 	sym_flush(ss);
 	if (ss->ksyms)
 		bcc_free_symcache(ss->ksyms, -1);
@@ -421,6 +695,13 @@ static void stacks_close(struct ss_app *app, void *st)
 	free(ss->map.vals);
 	free(ss->rows);
 	free(ss->names);
+	if (ss->recs)
+		recs_free(ss);
+	free(ss->recs);
+	if (app->offwake.stacks == ss->recs) {
+		app->offwake.stacks = NULL;
+		app->offwake.nstacks = 0;
+	}
 	memset(ss, 0, sizeof(*ss));
 }
 

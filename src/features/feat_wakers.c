@@ -9,11 +9,14 @@
  * (victim, waker) pair in the wakers map.  Here the map is drained each
  * interval and printed after the table, per victim (process, thread with
  * -L, cgroup with -G), its wakers by the off-CPU time they ended; or as
- * "waker" records in CSV/JSON.  Needs the raw tracepoints (kernel BTF):
- * the interrupt-context brackets must never be skipped.
+ * "waker" records in CSV/JSON; with --listen the pairs go to the
+ * exporter (app->offwake; -q or -f: nothing printed).  Needs the raw
+ * tracepoints (kernel BTF): the interrupt-context brackets must never be
+ * skipped.
  */
 #include <bpf/btf.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,6 +29,7 @@
 #include "feat_wakers.h"
 #include "map_drain.h"
 #include "probes/wakers_shared.h"
+#include "wakers.h"
 
 #define WAKERS_ENTRIES 16384
 
@@ -55,15 +59,10 @@ static const char *const wk_fns[] = {
 #define WK_NTPS (sizeof(wk_tps) / sizeof(wk_tps[0]))
 _Static_assert(sizeof(wk_fns) == sizeof(wk_tps), "one function per tracepoint");
 
-struct wk_row {
-	struct ss_waker_key k;
-	struct ss_waker_val v;
-};
-
 struct wakers_state {
 	int link[WK_NTPS]; /* raw tracepoint attachments (0: none) */
 	struct ss_map_drain map;
-	struct wk_row *rows;
+	struct ss_waker_row *rows;
 	struct ss_emit e;
 	bool ready;
 };
@@ -141,21 +140,14 @@ static int wakers_attach(struct ss_app *app, void *st)
 /* Read and delete the wakers map into ws->rows; the count or -errno. */
 static int drain(struct wakers_state *ws)
 {
-	const struct ss_waker_key *k = ws->map.keys;
-	const struct ss_waker_val *v = ws->map.vals;
-	int n = ss_map_drain(&ws->map);
-
-	for (int i = 0; i < n; i++) {
-		ws->rows[i].k = k[i];
-		ws->rows[i].v = v[i];
-	}
-	return n;
+	return ss_map_drain_rows(&ws->map, ws->rows, sizeof(*ws->rows),
+				 offsetof(struct ss_waker_row, v));
 }
 
 /* by victim, then the off-CPU time ended, descending */
 static int cmp_row(const void *a, const void *b)
 {
-	const struct wk_row *x = a, *y = b;
+	const struct ss_waker_row *x = a, *y = b;
 
 	if (x->k.victim_cgroup != y->k.victim_cgroup)
 		return x->k.victim_cgroup < y->k.victim_cgroup ? -1 : 1;
@@ -165,12 +157,6 @@ static int cmp_row(const void *a, const void *b)
 		return x->k.victim_tid < y->k.victim_tid ? -1 : 1;
 	return (x->v.off_ns < y->v.off_ns) - (x->v.off_ns > y->v.off_ns);
 }
-
-static const char *const kind_name[SS_WK_MAX] = {
-	[SS_WK_TASK] = "task", [SS_WK_TIMER] = "timer",
-	[SS_WK_IRQ] = "irq",   [SS_WK_SOFTIRQ] = "softirq",
-	[SS_WK_IDLE] = "idle",
-};
 
 enum {
 	W_TIME,
@@ -235,7 +221,7 @@ static const char *cg_name(const struct ss_app *app, uint64_t id, char *buf,
 
 /* the fields of one record (header when @head) */
 static void emit_one(struct ss_app *app, struct ss_emit *e,
-		     const struct wk_row *r, bool head)
+		     const struct ss_waker_row *r, bool head)
 {
 	const struct ss_opts *o = &app->o;
 	bool machine = app->fmt != SS_FMT_TABLE, task;
@@ -281,9 +267,7 @@ static void emit_one(struct ss_app *app, struct ss_emit *e,
 			break;
 		case W_KIND:
 			ss_emit_str(e, &wk_fields[f],
-				    r->k.kind < SS_WK_MAX ? kind_name[r->k.kind]
-							  : "?",
-				    8);
+				    ss_waker_kind_name(r->k.kind), 8);
 			break;
 		case W_WPID:
 		case W_WTID:
@@ -327,7 +311,8 @@ static int wakers_interval(struct ss_app *app, void *st)
 	bool table = app->fmt == SS_FMT_TABLE, block;
 	int n;
 
-	if (!app->o.wakers || !ws->ready || app->o.quiet)
+	if (!app->o.wakers || !ws->ready ||
+	    ((app->o.quiet || app->o.folded) && !app->o.listen))
 		return 0;
 	n = drain(ws);
 	if (n < 0) {
@@ -336,6 +321,11 @@ static int wakers_interval(struct ss_app *app, void *st)
 	}
 	if (n > 1)
 		qsort(ws->rows, n, sizeof(*ws->rows), cmp_row);
+	app->offwake.wakers = ws->rows;
+	app->offwake.nwakers = n;
+	/* -q: the exporter only; -f: the folded stacks only */
+	if (app->o.quiet || app->o.folded)
+		return 0;
 	e->f = app->f;
 	if (table)
 		ss_emit_raw(e, "Wakeups by waker (who ended each off-CPU "
@@ -382,6 +372,10 @@ static void wakers_close(struct ss_app *app, void *st)
 			close(ws->link[i]);
 	free(ws->map.keys);
 	free(ws->map.vals);
+	if (app->offwake.wakers == ws->rows) {
+		app->offwake.wakers = NULL;
+		app->offwake.nwakers = 0;
+	}
 	free(ws->rows);
 	memset(ws, 0, sizeof(*ws));
 }

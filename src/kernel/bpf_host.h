@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define SS_MAX_PROGS 16
+#define SS_MAX_PROGS 32 /* all features on: 24 (--wakers alone 7) */
 #define SS_MAX_LINKS 1024
 #define SS_ERR_LEN 512
 #define SS_MAX_MAPS 64

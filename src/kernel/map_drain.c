@@ -90,3 +90,21 @@ int ss_map_drain(struct ss_map_drain *d)
 	}
 	return drain_iter(d);
 }
+
+/* ss_map_drain_rows - see map_drain.h */
+int ss_map_drain_rows(struct ss_map_drain *d, void *rows, size_t row_size,
+		      size_t val_off)
+{
+	int n = ss_map_drain(d);
+
+	for (int i = 0; i < n; i++) {
+		char *r = (char *)rows + (size_t)i * row_size;
+
+		memcpy(r, (const char *)d->keys + (size_t)i * d->key_size,
+		       d->key_size);
+		memcpy(r + val_off,
+		       (const char *)d->vals + (size_t)i * d->val_size,
+		       d->val_size);
+	}
+	return n;
+}

@@ -28,4 +28,12 @@ struct ss_map_drain {
  */
 int ss_map_drain(struct ss_map_drain *d);
 
+/*
+ * ss_map_drain_rows - ss_map_drain, then entry i copied into the row at
+ * @rows + i * @row_size: its key at offset 0, its value at @val_off (the
+ * features' (key, value) row structs).  Returns the count or -errno.
+ */
+int ss_map_drain_rows(struct ss_map_drain *d, void *rows, size_t row_size,
+		      size_t val_off);
+
 #endif

@@ -55,7 +55,7 @@ static int by_culprit(const void *pa, const void *pb)
 static int by_delay(const void *pa, const void *pb)
 {
 	const struct ss_blame_row *a = pa, *b = pb;
-	int c = cmp_u64(b->delay_ns, a->delay_ns);
+	int c = cmp_u64(b->v.delay_ns, a->v.delay_ns);
 
 	return c ? c : by_victim(pa, pb);
 }
@@ -71,7 +71,7 @@ void ss_blame_finish(struct ss_blame_row *rows, size_t n)
 		uint64_t sum = 0;
 
 		while (j < n && !cmp_victim(&rows[i].key, &rows[j].key))
-			sum += rows[j++].delay_ns;
+			sum += rows[j++].v.delay_ns;
 		for (; i < j; i++)
 			rows[i].victim_total_ns = sum;
 	}
@@ -92,13 +92,13 @@ size_t ss_blame_by_culprit(const struct ss_blame_row *rows, size_t n,
 
 		c.victims = 1;
 		for (; j < n && !cmp_culprit(&out[i].key, &out[j].key); j++) {
-			c.delay_ns += out[j].delay_ns;
+			c.v.delay_ns += out[j].v.delay_ns;
 			c.victims++; /* rows are unique per (victim, culprit) */
 		}
 		c.key.victim_cgroup = 0;
 		c.key.victim_tgid = 0;
 		c.key.victim_tid = 0;
-		c.victim_total_ns = c.delay_ns;
+		c.victim_total_ns = c.v.delay_ns;
 		out[m++] = c;
 		i = j;
 	}
@@ -109,7 +109,7 @@ size_t ss_blame_by_culprit(const struct ss_blame_row *rows, size_t n,
 /* ss_blame_pct - see blame.h */
 double ss_blame_pct(const struct ss_blame_row *r)
 {
-	return r->victim_total_ns ? 100.0 * r->delay_ns / r->victim_total_ns
+	return r->victim_total_ns ? 100.0 * r->v.delay_ns / r->victim_total_ns
 				  : 0.0;
 }
 

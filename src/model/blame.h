@@ -17,15 +17,17 @@
 /* One victim/culprit pair of an interval. */
 struct ss_blame_row {
 	struct ss_blame_key key;
-	uint64_t delay_ns; /* the victim's wait while the culprit ran */
+	/*
+	 * the map's value: delay_ns, the victim's wait while the culprit
+	 * ran; the names the probe saw (victim_comm, culprit_comm)
+	 */
+	struct ss_blame_val v;
 	uint64_t victim_total_ns; /* all of the victim's wait (every culprit) */
 	uint32_t victims; /* per-culprit view: distinct victims */
-	char victim_comm[SS_COMM_LEN]; /* names the probe saw */
-	char culprit_comm[SS_COMM_LEN];
 };
 
 /*
- * ss_blame_finish - fill victim_total_ns of every row (the sum of delay_ns
+ * ss_blame_finish - fill victim_total_ns of every row (the sum of v.delay_ns
  * over rows with the same victim), then sort by delay_ns descending (ties:
  * victim, then culprit ascending, so the order is stable across runs).
  */

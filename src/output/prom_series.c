@@ -7,6 +7,7 @@
 #include "prom_series.h"
 
 #include "events.h"
+#include "prom_index.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -14,14 +15,7 @@
 
 static uint64_t key_hash(const struct ss_series_key *k)
 {
-	const unsigned char *p = (const unsigned char *)k;
-	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-
-	for (size_t i = 0; i < sizeof(*k); i++) {
-		h ^= p[i];
-		h *= 1099511628211ULL;
-	}
-	return h;
+	return ss_fnv1a(SS_FNV_BASIS, k, sizeof(*k));
 }
 
 static void make_key(const struct ss_series_store *st, const struct ss_row *r,
@@ -35,26 +29,17 @@ static void make_key(const struct ss_series_store *st, const struct ss_row *r,
 	}
 }
 
+static uint64_t entry_hash(const void *ctx, size_t i)
+{
+	const struct ss_series_store *st = ctx;
+
+	return key_hash(&st->s[i].key);
+}
+
 static int reindex(struct ss_series_store *st, size_t nslots)
 {
-	int32_t *slot = nslots == st->nslots ? st->slot
-					     : malloc(nslots * sizeof(*slot));
-
-	if (!slot)
-		return -ENOMEM;
-	memset(slot, 0xff, nslots * sizeof(*slot));
-	for (size_t i = 0; i < st->n; i++) {
-		size_t j = key_hash(&st->s[i].key) & (nslots - 1);
-
-		while (slot[j] >= 0)
-			j = (j + 1) & (nslots - 1);
-		slot[j] = (int32_t)i;
-	}
-	if (slot != st->slot)
-		free(st->slot);
-	st->slot = slot;
-	st->nslots = nslots;
-	return 0;
+	return ss_prom_index_build(&st->slot, &st->nslots, nslots, st->n,
+				   entry_hash, st);
 }
 
 /* ss_series_init - see prom_series.h */

@@ -9,6 +9,8 @@ SRC=${SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 SWITCHSTAT=${SWITCHSTAT:-$SRC/build/switchstat}
 WORKLOADS=${WORKLOADS:-$SRC/build/workloads}
 T=$(mktemp -d /tmp/ss-test.XXXXXX)
+# what a test keeps for a person to look at (screenshots), after it ends
+ARTIFACTS=${SS_ARTIFACTS:-/tmp/switchstat-artifacts}
 BG_PIDS=()
 
 cleanup() {
@@ -342,4 +344,50 @@ cg_remove() {
 			done
 		done < <(find "$top" -depth -type d -print0 2>/dev/null)
 	done
+}
+
+# run_gated NAME WORKLOAD WLARGS... -- TOOL_ARGS...: a workload that waits
+# for a go FIFO (@FIFO in WLARGS), prints its figures (to $T/NAME.wl) and
+# stops itself (SIGSTOP), run under switchstat TOOL_ARGS (@WL: its pid):
+# the tool attached, the go given, until the workload has printed and
+# stopped; then GATED_SETTLE seconds frozen (interval edges: default 0),
+# the exporter scraped into $T/NAME.prom if PORT is set (prom_lib.sh),
+# the tool stopped.  The workload is left stopped, its pid in WL: read
+# $T/NAME.wl, then kill it.  Never signals it inside the measured window.
+# GATED_WL_CPU / GATED_TOOL_CPU: pin the workload / all of switchstat's
+# threads to that CPU.
+run_gated() {
+	local name=$1 wl=$2 i a
+	local wargs=() targs=()
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		wargs+=("${1//@FIFO/$T/go.fifo}")
+		shift
+	done
+	shift
+	rm -f "$T/go.fifo"
+	mkfifo "$T/go.fifo"
+	local pin=()
+	[ -n "${GATED_WL_CPU:-}" ] && pin=(taskset -c "$GATED_WL_CPU")
+	"${pin[@]}" "$WORKLOADS/$wl" "${wargs[@]}" >"$T/$name.wl" &
+	WL=$!
+	BG_PIDS+=("$WL")
+	for a in "$@"; do targs+=("${a//@WL/$WL}"); done
+	start_tool "$name" "${targs[@]}"
+	if [ -n "${GATED_TOOL_CPU:-}" ]; then
+		taskset -a -p -c "$GATED_TOOL_CPU" "$TOOL_PID" >/dev/null ||
+			fail "$name: cannot pin switchstat to CPU $GATED_TOOL_CPU"
+	fi
+	echo g >"$T/go.fifo"
+	for i in $(seq 1 600); do
+		[ -s "$T/$name.wl" ] &&
+			grep -q '^State:.*stopped' /proc/$WL/status 2>/dev/null && break
+		sleep 0.05
+	done
+	[ -s "$T/$name.wl" ] || fail "$name: the workload did not finish"
+	sleep "${GATED_SETTLE:-0}"
+	if [ -n "${PORT:-}" ]; then
+		scrape "$PORT" >"$T/$name.prom" || fail "$name: scrape"
+	fi
+	stop_tool
 }

@@ -5,6 +5,8 @@
 # HTTP API.  Everything listens on loopback only.
 
 command -v curl >/dev/null || skip "needs curl"
+# the tests' inline Python: from prom_samples import samples
+export PYTHONPATH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)${PYTHONPATH:+:$PYTHONPATH}"
 
 # free_port: a TCP port nobody listens on at 127.0.0.1 now
 free_port() {

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # test_prom_exposition.sh - switchstat --listen serves /metrics:
 #  - `promtool check metrics` passes on a run with every feature on
-#    (counters, memory, all histograms, per-process labels) while processes
+#    (counters, memory, all histograms, --offcpu, --wakers, --stacks,
+#    per-process labels) while processes
 #    with hostile comms (quote, backslash, newline, invalid UTF-8, control
 #    byte) run in a cgroup with a hostile name; their labels are escaped
 #    exactly as the format says; OpenMetrics on request (Accept), # EOF;
@@ -28,7 +29,8 @@ bg "$WORKLOADS/pingpong" "$T/pp.pids"
 
 P=$(free_port)
 start_tool ex --listen "$P" -q -M --hist oncpu,offcpu,runq \
-	-e cpu-clock,page-faults --metrics-per-process -i 500
+	-e cpu-clock,page-faults --metrics-per-process -i 500 \
+	--offcpu --wakers --stacks
 wait_metric "$P" "^switchstat_context_switches_total\{pid=\"$HOSTILE\""
 scrape "$P" >"$T/m1.txt" || fail "scrape failed"
 wait_metric "$P" '^switchstat_oncpu_slice_seconds_bucket\{cgroup="[^"]*",container_id="[^"]*",le="\+Inf"\} [1-9]'
@@ -57,7 +59,10 @@ for fam in switchstat_context_switches_total switchstat_oncpu_seconds_total \
 	switchstat_oncpu_slice_seconds switchstat_offcpu_seconds \
 	switchstat_missed_slices_total switchstat_dropped_rows_total \
 	switchstat_bpf_run_seconds_total switchstat_bpf_runs_total \
-	switchstat_scrape_duration_seconds switchstat_build_info; do
+	switchstat_scrape_duration_seconds switchstat_build_info \
+	switchstat_offcpu_state_seconds_total switchstat_wakeups_total \
+	switchstat_wakeup_offcpu_seconds_total \
+	switchstat_offcpu_stack_seconds_total; do
 	grep -q "^# TYPE $fam " "$T/m2.txt" || fail "no family $fam"
 done
 
@@ -75,6 +80,15 @@ if len(hits) != 1:
     sys.exit("no exact line %r" % line)
 if int(hits[0].rsplit(" ", 1)[1]) < 10:
     sys.exit("hostile process barely counted: %s" % hits[0])
+# its timer wakeups and its stacks: the same labels, the stack's first
+# frame its comm (';' and line breaks made '_', as the folded output)
+for fam, extra in (("switchstat_wakeups_total", 'waker_kind="timer"'),
+                   ("switchstat_offcpu_stack_seconds_total",
+                    'stack="q\\"\\\\_\ufffdz;')):
+    pre = '%s{pid="%s",comm="%s",cgroup="%s",container_id="",%s' % (
+        fam, pid, want_comm, want_cg, extra)
+    if not any(l.startswith(pre) for l in text.splitlines()):
+        sys.exit("no line starting %r" % pre)
 # the oddcomm workload: o"d\d, \x01c
 odd = 'comm="o\\"d\\\\d, \x01c"'
 if odd not in text:

@@ -15,32 +15,23 @@
 #     this VM 0.6-1 % of these wakeups run no sched_waking program (a
 #     bpftrace count of the sched_waking tracepoint sees 1.6 % fewer
 #     wakeups than S switch-outs too); the missing share is printed.
+#  4. the exporter (--listen --metrics-per-process, scraped while the
+#     ping-pong is frozen): switchstat_wakeups_total of A by B and of B
+#     by A are N each, switchstat_wakeup_offcpu_seconds_total equal the
+#     NDJSON records' offcpu_ns (to the exposition's digits); promtool
+#     check metrics passes on it.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/prom_lib.sh"
 need_root
 N=2000
 
-# run NAME MODE FORMAT ARGS...: wakepair MODE under switchstat --wakers
+# run NAME MODE ARGS...: wakepair MODE under switchstat --wakers ARGS
+# (@WL: its pid), frozen past an interval edge; A and B its two tasks
 run() {
-	local name=$1 mode=$2 i
+	local name=$1 mode=$2
 	shift 2
-	rm -f "$T/go.fifo"
-	mkfifo "$T/go.fifo"
-	"$WORKLOADS/wakepair" "$mode" $N "$T/go.fifo" >"$T/$name.wl" &
-	WL=$!
-	BG_PIDS+=("$WL")
-	local args=()
-	for a in "$@"; do args+=("${a//@WL/$WL}"); done
-	start_tool "$name" --wakers --offcpu --no-counters -i 500 "${args[@]}"
-	echo g >"$T/go.fifo"
-	for i in $(seq 1 400); do
-		[ -s "$T/$name.wl" ] &&
-			grep -q '^State:.*stopped' /proc/$WL/status 2>/dev/null && break
-		sleep 0.05
-	done
-	[ -s "$T/$name.wl" ] || fail "$name: the workload did not finish"
-	sleep 0.6 # past an interval edge, frozen
-	kill -INT "$TOOL_PID"
-	wait_tool
+	GATED_SETTLE=0.6 run_gated "$name" wakepair "$mode" $N @FIFO -- \
+		--wakers --offcpu --no-counters -i 500 "$@"
 	read -r A B _ <"$T/$name.wl"
 	kill -KILL "$WL" 2>/dev/null
 	[ "$mode" = pipe ] && kill -KILL "$B" 2>/dev/null # never kill 0
@@ -122,5 +113,47 @@ check f csv victim_tid futex || fail "futex: the wakers are not exactly each oth
 info "3. nanosleep loop: timer wakeups"
 run t timer --json
 check t json victim_pid timer || fail "timer: wakeups not all the timer's"
+
+info "4. the exporter: wakeups by waker, ping-pong frozen"
+if command -v promtool >/dev/null; then
+	PORT=$(free_port)
+	run m pipe --json --listen "$PORT" --metrics-per-process
+	PORT=""
+	check m json victim_pid pipe || fail "exporter run: the records are wrong"
+	promtool check metrics <"$T/m.prom" >"$T/promtool.log" 2>&1 ||
+		fail "promtool check metrics: $(head -5 "$T/promtool.log")"
+	python3 - "$T/m.out" "$T/m.prom" "$T/m.wl" <<'PY' || fail "exporter: wakers differ from the workload's"
+import json, sys
+from prom_samples import samples
+out, prom, wl = sys.argv[1:4]
+a, b, n = map(int, open(wl).read().split())
+rec = {}
+for l in open(out, encoding="utf-8"):
+    if l.startswith("{"):
+        r = json.loads(l)
+        if r.get("type") == "waker" and r["waker_kind"] == "task":
+            k = (r["victim_pid"], r["waker_pid"])
+            rec[k] = rec.get(k, 0) + r["offcpu_ns"]
+got = {}
+for name, lab, v in samples(prom, ("switchstat_wakeups_total",
+                                   "switchstat_wakeup_offcpu_seconds_total")):
+    if lab.get("waker_kind") != "task" or not lab.get("waker_pid"):
+        continue
+    k = (name, int(lab["pid"]), int(lab["waker_pid"]))
+    got[k] = got.get(k, 0) + v
+bad = 0
+for v, w in ((a, b), (b, a)):
+    c = got.get(("switchstat_wakeups_total", v, w), 0)
+    s = got.get(("switchstat_wakeup_offcpu_seconds_total", v, w), 0) * 1e9
+    r = rec.get((v, w), 0)
+    ok = c == n and abs(s - r) <= 1e3
+    bad += not ok
+    print("  exporter: %d woken by %d %d times (workload %d), %.0f ns (records %d ns)%s"
+          % (v, w, c, n, s, r, "" if ok else "  <-- differ"))
+sys.exit(1 if bad else 0)
+PY
+else
+	info "   skipped: no promtool (Debian package prometheus)"
+fi
 
 pass "wakers exactly the workloads' own"

@@ -738,16 +738,16 @@ Test(opts, error_exclusive_combinations)
 	expect_msg(ARGS("--offcpu", "-K"), "-f, -K and -U need --stacks");
 	expect_msg(ARGS("--stacks", "-K", "-U"), "-K and -U are exclusive");
 	expect_msg(ARGS("--stacks", "--trace"), "--stacks is not for --trace");
-	expect_msg(ARGS("--stacks", "--json"),
-		   "--stacks prints text: not with --csv, --json or --top");
+	expect_msg(ARGS("--stacks", "--top"), "--stacks is not for --top");
 	expect_msg(ARGS("--stacks", "-f", "--hist", "oncpu"),
 		   "-f prints folded stacks only: not with --hist, --blame, "
-		   "--wakers, --check, --csv, --json, --top, -T or "
-		   "--self-stats");
+		   "--check, --csv, --json, --top, -T or --self-stats");
 	expect_msg(ARGS("--stacks", "-f", "--self-stats"),
 		   "-f prints folded stacks only: not with --hist, --blame, "
-		   "--wakers, --check, --csv, --json, --top, -T or "
-		   "--self-stats");
+		   "--check, --csv, --json, --top, -T or --self-stats");
+	expect_msg(ARGS("--stacks", "-f", "--json"),
+		   "-f prints folded stacks only: not with --hist, --blame, "
+		   "--check, --csv, --json, --top, -T or --self-stats");
 	expect_msg(ARGS("--top", "--trace"),
 		   "--top shows the interval table only: not with --trace, "
 		   "-H, --blame, --check or -q");

@@ -10,6 +10,8 @@
  * CLOCK_MONOTONIC.  Then it prints "PID PIPE_NS SLEEP_NS" (the summed
  * times) and stops itself (SIGSTOP).  With "lock" (the README's example)
  * it also waits in wait_on_lock() for a mutex the helper holds PIPE_MS.
+ * The helper wakes wait_in_pipe() from wake_by_pipe() (--wakers --stacks:
+ * the waker's user stack); the timer wakes wait_in_sleep().
  *
  * Built with -fno-omit-frame-pointer (CMakeLists.txt).  The system calls
  * are made inline (x86-64, arm64): glibc's wrappers set up no frame, so a frame
@@ -68,6 +70,12 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+/* the helper wakes wait_in_pipe(): the byte written (inline, as above) */
+__attribute__((noinline)) int wake_by_pipe(char c)
+{
+	return sys3(SYS_write, resp[1], (long)&c, 1) == 1 ? 0 : -1;
+}
+
 /* the helper: each byte asked for is written back pipe_ms later */
 static void *helper(void *arg)
 {
@@ -86,7 +94,7 @@ static void *helper(void *arg)
 			continue;
 		}
 		nanosleep(&d, NULL);
-		if (write(resp[1], &c, 1) != 1)
+		if (wake_by_pipe(c))
 			break;
 	}
 	return NULL;

@@ -7,7 +7,7 @@
 static struct ss_blame_row row(uint32_t victim, uint32_t culprit, uint32_t kind,
 			       uint64_t ns)
 {
-	struct ss_blame_row r = { .delay_ns = ns };
+	struct ss_blame_row r = { .v.delay_ns = ns };
 
 	r.key.victim_tgid = victim;
 	r.key.culprit_tgid = culprit;
@@ -27,9 +27,9 @@ Test(blame, totals_per_victim_and_order)
 
 	ss_blame_finish(r, 5);
 	/* by delay, descending; ties by victim then culprit */
-	cr_assert_eq(r[0].delay_ns, 600);
-	cr_assert_eq(r[1].delay_ns, 300);
-	cr_assert_eq(r[2].delay_ns, 100);
+	cr_assert_eq(r[0].v.delay_ns, 600);
+	cr_assert_eq(r[1].v.delay_ns, 300);
+	cr_assert_eq(r[2].v.delay_ns, 100);
 	cr_assert_eq(r[3].key.culprit_kind, SS_BLAME_TASK); /* 20 < unknown */
 	cr_assert_eq(r[4].key.culprit_kind, SS_BLAME_UNKNOWN);
 	cr_assert_eq(r[0].victim_total_ns, 1000);
@@ -63,14 +63,14 @@ Test(blame, per_culprit_view_sums_victims)
 	n = ss_blame_by_culprit(r, 6, out);
 	cr_assert_eq(n, 3);
 	cr_assert_eq(out[0].key.culprit_tgid, 21);
-	cr_assert_eq(out[0].delay_ns, 600);
+	cr_assert_eq(out[0].v.delay_ns, 600);
 	cr_assert_eq(out[0].victims, 1);
 	cr_assert_eq(out[1].key.culprit_tgid, 20);
-	cr_assert_eq(out[1].delay_ns, 355);
+	cr_assert_eq(out[1].v.delay_ns, 355);
 	cr_assert_eq(out[1].victims, 3);
 	cr_assert_eq(out[1].key.victim_tgid, 0);
 	cr_assert_eq(out[2].key.culprit_kind, SS_BLAME_IDLE);
-	cr_assert_eq(out[2].delay_ns, 15);
+	cr_assert_eq(out[2].v.delay_ns, 15);
 	cr_assert_eq(out[2].victims, 2);
 }
 
@@ -81,19 +81,19 @@ Test(blame, cgroup_keys_group_by_cgroup_id)
 
 	r[0].key.victim_cgroup = 100;
 	r[0].key.culprit_cgroup = 200;
-	r[0].delay_ns = 10;
+	r[0].v.delay_ns = 10;
 	r[1].key.victim_cgroup = 101;
 	r[1].key.culprit_cgroup = 200;
-	r[1].delay_ns = 20;
+	r[1].v.delay_ns = 20;
 	r[2].key.victim_cgroup = 100;
 	r[2].key.culprit_cgroup = 201;
-	r[2].delay_ns = 40;
+	r[2].v.delay_ns = 40;
 	ss_blame_finish(r, 3);
 	cr_assert_eq(r[0].key.culprit_cgroup, 201);
 	cr_assert_eq(r[0].victim_total_ns, 50);
 	cr_assert_eq(ss_blame_by_culprit(r, 3, out), 2);
 	cr_assert_eq(out[0].key.culprit_cgroup, 201);
-	cr_assert_eq(out[1].delay_ns, 30);
+	cr_assert_eq(out[1].v.delay_ns, 30);
 }
 
 Test(blame, labels)
