@@ -106,6 +106,14 @@ struct ss_cpu {
 	__u64 ctr_de[SS_MAX_COUNTERS]; /* time_enabled delta of the slice */
 	__u64 ctr_dr[SS_MAX_COUNTERS]; /* time_running delta of the slice */
 	__u64 ctr_charge; /* bit i: ctr_raw/de/dr[i] are to be charged */
+	/*
+	 * the readings of this event, taken next to its clock reading
+	 * (ss_feature_counters_read); ctr_now_err bit i: the read failed
+	 */
+	__u64 ctr_now[SS_MAX_COUNTERS];
+	__u64 ctr_now_enabled[SS_MAX_COUNTERS];
+	__u64 ctr_now_running[SS_MAX_COUNTERS];
+	__u64 ctr_now_err;
 	/* -M faults: page-faults-min + -maj of this CPU at the last reading */
 	__u64 flt_prev;
 	__u64 flt_delta; /* faults in the slice that just ended */

@@ -353,6 +353,8 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 		return 0;
 
 	__u64 now = bpf_ktime_get_ns();
+
+	ss_feature_counters_read(cpu); /* next to the clock */
 	__u64 preempt = ctx->args[0], prev = ctx->args[1], next = ctx->args[2];
 	__u64 raw_state = ctx->args[3], prev_state = raw_state;
 #if SS_TP_BTF
@@ -434,6 +436,8 @@ TRACEPOINT_PROBE(sched, sched_switch)
 		return 0;
 
 	__u64 now = bpf_ktime_get_ns();
+
+	ss_feature_counters_read(cpu); /* next to the clock */
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id, tgid = id >> 32;
 	__u64 prev_state = args->prev_state;
@@ -522,6 +526,8 @@ static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 		return;
 	}
 	cpu->resync_busy = 1;
+	/* next to the clock (an interrupting resync returned above) */
+	ss_feature_counters_read(cpu);
 #if SS_RAW_TP
 	/*
 	 * The slice's owner was unknown (a switch the kernel did not report):

@@ -6,21 +6,53 @@
 # both count the 1 GHz virtual clock, so a task's cycles = instructions =
 # its on-CPU ns.  Skips (77) anywhere else: without a PMU, or on a PMU
 # where that identity does not hold (real hardware), saying which.
-#  1. spinner (2 threads) and pingpong, -L --csv -e cycles,instructions:
-#     per task and per interval, cycles and instructions within 0.1 % of
-#     oncpu_ns and IPC 1.00; over a window bounded by freezing the
-#     spinner (SIGSTOP), its summed cycles within 0.1 % of its schedstat.
-#  2. 8 events, more than the PMU's counters (r11, r10011, ... r70011 are
-#     distinct events that all count cycles): every spinner row is marked
-#     scaled, and each scaled value is within 1 % of oncpu_ns.  The
-#     running fraction (H27) is checked when CSV has it, else reported.
+#
+# The clocks: a row's counters are read by the same switch probe that
+# stamps its slices, so per row they are held to the row's own oncpu_ns
+# (the switch window).  Sums over a frozen window are held to schedstat,
+# which times the same slices from the rq clock at __schedule: that moves
+# each switch by a few hundred ns either way, except that a wakeup that
+# preempts a task on another CPU ends its slice for the kernel at the
+# wakeup (rq_clock_skip_update in check_preempt_curr), and under TCG the
+# target vCPU takes its turn tens of us later: with the ping-pong free to
+# wake onto the spinners' CPUs the spinner read 5-9 % above schedstat (its
+# cycles matched its switch window to 0.003 %).  So the ping-pong runs on
+# CPU 0 (taskset): its wakeups stay on the CPU they preempt.  perf's
+# task-clock (timed at perf's own switch hooks) is printed: 0.007 % for
+# the spinner, 7 % off for the ping-pong's 25000 switches a second.
+# QEMU's cycles and instructions themselves differ by up to about 1 %
+# (IPC 0.99-1.01) on ping-pong rows while cycles = instructions = oncpu_ns
+# to 0.001 % on the spinners': the ping-pong rows are printed, with perf's
+# own counts of them, not asserted (see the issue's closing note).
+#  1. spinner (2 threads) and ping-pong (CPU 0), -L --json -v -e
+#     cycles,instructions: every spinner row of 20 ms or more on CPU (per
+#     thread, per 1 s interval, 3 intervals or more each): cycles and
+#     instructions within 0.1 % of oncpu_ns, IPC 1.00, not scaled,
+#     cycles/instructions_running_pct 100; over a window bounded by
+#     freezing all (SIGSTOP): the spinner's summed on-CPU, cycles and
+#     instructions within 0.1 % of schedstat (the ping-pong's on-CPU is
+#     printed: 0.026-0.149 % off in 4 runs, its 25000 switches a second
+#     each moving the two clocks' boundaries a little).
+#     Then CPU 1 goes offline and back (when it can): -v says its perf
+#     events were reopened once, and a spinner pinned to CPU 1 afterwards
+#     holds the same per-row 0.1 % and IPC 1.00, its on-CPU and cycles
+#     sums 0.1 % of its schedstat.
+#  2. 8 events, more than the PMU's 7 counters (r11, r10011, ... r70011 are
+#     distinct events that all count cycles), --csv, -p spinner,sleeper:
+#     every spinner row is marked scaled, each event's running_pct is
+#     given and below 100, and each scaled value is within 1 % of oncpu_ns.
+#     H27: the sleeper (one slice of some us every 1.2 s) runs while one of
+#     the 8 is off the PMU, so that event did not run during its slices:
+#     its cell is empty (never 0) exactly when its running_pct is 0 or
+#     empty, and at least one such cell is seen.
 #  3. the default event set (cycles, instructions, cache-misses) on a PMU
 #     without cache-misses: says what is missing once, and CYCLES, INSTR
 #     and IPC still show (IPC 1.00), MPKI n/a.
 . "$(dirname "$0")/lib.sh"
 need_root
 command -v python3 >/dev/null || skip "needs python3"
-for w in spinner pingpong; do
+command -v taskset >/dev/null || skip "needs taskset (util-linux)"
+for w in spinner pingpong sleeper; do
 	[ -x "$WORKLOADS/$w" ] || skip "workload $w not built"
 done
 ls /sys/bus/event_source/devices/ | grep -qE '^(cpu|cpu_core|armv.*|arm_pmu.*)$' ||
@@ -62,8 +94,11 @@ ns *= 1e6  # perf's task-clock is in ms
 if ins is None:
     sys.exit("instructions not counted (%s): QEMU counts them only under "
              "-icount shift=0" % v.get("instructions"))
+# a detection, not the assertion: 1 % tells the icount clock from real
+# hardware (IPC far from 1); QEMU's instructions drift from its cycles by
+# up to 0.2 % over a perf stat (0.9986 seen)
 for k, x in (("cycles", cyc), ("instructions", ins)):
-    if abs(x - ns) > 0.001 * ns:
+    if abs(x - ns) > 0.01 * ns:
         sys.exit("%s/ns = %.4f, not 1: not the 1 GHz icount clock, the exact "
                  "oracle does not hold" % (k, x / ns))
 print("perf: task-clock %.0f ns, cycles %.0f, instructions %.0f" % (ns, cyc, ins))
@@ -71,93 +106,283 @@ PY
 ) || skip "$why"
 info "$why"
 
-# check_rows CSV PCT KEY=VAL... EVENTS...: python check of interval rows
-# (see the PY block); fails the test with its message
-check_rows() {
-	python3 - "$@" <<'PY' || fail "per-row counters"
-import csv, sys
-path, pct, sel = sys.argv[1], float(sys.argv[2]), sys.argv[3]
-events = sys.argv[4:]
-key, _, vals = sel.partition("=")
-want = set(vals.split(","))
-rows = [r for r in csv.DictReader(open(path, encoding="latin-1", newline=""))
-        if r.get(key) in want]
-# rows with at least 20 ms on CPU: the ends of the run can be shorter
-big = [r for r in rows if r["oncpu_ns"] and int(r["oncpu_ns"]) >= 20_000_000]
-assert big, "no rows of %s=%s with 20 ms on CPU (of %d)" % (key, vals, len(rows))
-seen = set()
-worst = 0.0
-bad = []
-for r in big:
-    ns = int(r["oncpu_ns"])
-    seen.add(r[key])
-    for e in events:
-        col = e.replace("-", "_")
-        v = r.get(col)
-        assert v not in (None, ""), "%s %s: %s empty in %s" % (key, r[key], col, r)
-        err = abs(float(v) - ns) / ns * 100
-        worst = max(worst, err)
-        # every row is printed, so one run shows the whole pattern
-        print("  %s %s at %s: %s %s vs oncpu_ns %d: %+.3f%%%s" % (
-            key, r[key], r["time"], col, v, ns, (float(v) - ns) / ns * 100,
-            "  <-- FAIL" if err > pct else ""))
-        if err > pct:
-            bad.append(col)
-    if "cycles" in events and "instructions" in events:
-        assert r["ipc"] not in ("", None), "ipc empty: %s" % r
-        assert "%.2f" % float(r["ipc"]) == "1.00", "ipc %s: %s" % (r["ipc"], r)
-    if len(events) > 6:
-        assert r.get("scaled") == "1", "not marked scaled with %d events: %s" % (
-            len(events), r)
-assert not bad, "%d cells beyond %s%% of oncpu_ns" % (len(bad), pct)
-assert seen == want, "rows for %s, want %s" % (sorted(seen), sorted(want))
-print("  %d rows of %s=%s: %s within %.3f%% of oncpu_ns (limit %s%%)" % (
-    len(big), key, ",".join(sorted(want)), "/".join(events), worst, pct))
+# The row checks (python, $T/pmu.py): rows of a CSV or NDJSON file (told
+# apart by their first line) as
+# dicts, an empty CSV field and JSON null both None.
+cat >"$T/pmu.py" <<'PY'
+import csv, json, sys
+
+def rows(path):
+    with open(path, encoding="latin-1") as f:
+        first = f.readline()
+    if first.startswith("{"):
+        out = []
+        for line in open(path, encoding="utf-8"):
+            if line.startswith("{"):
+                o = json.loads(line)
+                if o.get("type") == "row":
+                    out.append({k: (None if v is None else str(v))
+                                for k, v in o.items()})
+        return out
+    return [{k: (v if v != "" else None) for k, v in r.items()}
+            for r in csv.DictReader(open(path, encoding="latin-1", newline=""))]
+
+def key(e):
+    return "".join(c if c.isalnum() else "_" for c in e).strip("_")
+
+def check(path, pct, sel, events, scaled, min_ivs, after=None, report=False):
+    """Every row of SEL (key=v1,v2) with 20 ms or more on CPU: each event
+    within PCT % of oncpu_ns; marked scaled (or not); running_pct 100 when
+    not scaled, in (0, 100) when scaled; IPC 1.00 when both cycles and
+    instructions are there; each selected id in MIN_IVS intervals or more
+    (rows at time >= AFTER only, when given)."""
+    k, _, vals = sel.partition("=")
+    want = set(vals.split(","))
+    got = [r for r in rows(path) if r.get(k) in want and
+           (after is None or float(r["time"]) >= after)]
+    big = [r for r in got if r["oncpu_ns"] and int(r["oncpu_ns"]) >= 20_000_000]
+    assert big, "no rows of %s=%s with 20 ms on CPU (of %d)" % (k, vals, len(got))
+    ivs = {}
+    worst, bad = 0.0, []
+    for r in big:
+        ns = int(r["oncpu_ns"])
+        ivs.setdefault(r[k], set()).add(r["time"])
+        for e in events:
+            c = key(e)
+            v = r.get(c)
+            assert v is not None, "%s %s: %s not measured: %s" % (k, r[k], c, r)
+            err = (float(v) - ns) / ns * 100
+            worst = max(worst, abs(err))
+            run = r.get(c + "_running_pct")
+            # every cell is printed, so one run shows the whole pattern
+            print("  %s %s at %s: %s %s vs oncpu_ns %d: %+.3f%% (running %s%%)%s" % (
+                k, r[k], r["time"], c, v, ns, err, run,
+                "  <-- FAIL" if abs(err) > pct else ""))
+            if abs(err) > pct:
+                bad.append(c)
+            assert run is not None, "%s: no %s_running_pct: %s" % (c, c, r)
+            if scaled:
+                assert 0 < float(run) < 100, "%s running %s%%: %s" % (c, run, r)
+            else:
+                assert float(run) == 100, "%s running %s%%: %s" % (c, run, r)
+        if "cycles" in events and "instructions" in events:
+            assert r["ipc"] is not None, "ipc empty: %s" % r
+            print("  %s %s at %s: ipc %s%s" % (k, r[k], r["time"], r["ipc"],
+                  "" if "%.2f" % float(r["ipc"]) == "1.00" else "  <-- FAIL"))
+            if "%.2f" % float(r["ipc"]) != "1.00":
+                bad.append("ipc")
+        assert r.get("scaled") == ("1" if scaled else "0"), \
+            "scaled %s, want %d: %s" % (r.get("scaled"), scaled, r)
+    if report:
+        print("  not asserted: %d rows of %s=%s: worst %.3f%%, %d cells beyond %s%%" % (
+            len(big), k, vals, worst, len(bad), pct))
+        return
+    assert not bad, "%d cells beyond %s%% of oncpu_ns (or IPC not 1.00)" % (len(bad), pct)
+    few = {i: len(ivs.get(i, ())) for i in want if len(ivs.get(i, ())) < min_ivs}
+    assert not few, "intervals with rows per %s: %s, want %d or more" % (k, few, min_ivs)
+    print("  %d rows of %s=%s in %s intervals: %s within %.3f%% of oncpu_ns (limit %s%%)" % (
+        len(big), k, ",".join(sorted(want)), "/".join(str(len(ivs[i])) for i in sorted(want)),
+        "/".join(events), worst, pct))
+
+def h27(path, sel, events):
+    """An event that did not run during a row's slices (running_pct 0 or
+    empty) is empty, never 0; one that ran has a value; at least one row
+    of SEL had such an event."""
+    k, _, vals = sel.partition("=")
+    want = set(vals.split(","))
+    na = 0
+    n = 0
+    for r in rows(path):
+        if r.get(k) not in want:
+            continue
+        n += 1
+        for e in events:
+            c = key(e)
+            v, run = r.get(c), r.get(c + "_running_pct")
+            ran = run is not None and float(run) > 0
+            print("  %s %s at %s (oncpu_ns %s): %s %s running %s%%" % (
+                k, r[k], r["time"], r["oncpu_ns"], c, v, run))
+            if ran:
+                assert v is not None, "%s ran (%s%%) but is empty: %s" % (c, run, r)
+            else:
+                assert v is None, "%s did not run but reads %r (H27): %s" % (c, v, r)
+                na += 1
+    assert n, "no rows of %s=%s" % (k, vals)
+    assert na, "no cell of %d rows of %s=%s was not counted: H27 not exercised" % (
+        n, k, vals)
+    print("  %d rows of %s=%s: %d cells not counted, all empty, none 0" % (n, k, vals, na))
+
+if __name__ == "__main__":
+    a = sys.argv[1:]
+    if a[0] == "check":
+        after = float(a[6]) if len(a) > 6 and a[6] != "-" else None
+        check(a[1], float(a[2]), a[3], a[4].split(","), a[5] == "scaled", 3, after,
+              len(a) > 7 and a[7] == "report")
+    elif a[0] == "h27":
+        h27(a[1], a[2], a[3].split(","))
 PY
+# check_rows FILE PCT KEY=IDS EVENTS exact|scaled [AFTER|- [report]]:
+# pmu.py check (a failure waits for soft_done; report: prints, never fails)
+check_rows() {
+	python3 "$T/pmu.py" check "$@" || SOFT_FAILED+=("per-row counters ($1 $3)")
+}
+# json_sum FILE FIELD PID: FIELD summed over the JSON rows of PID
+json_sum() {
+	python3 - "$@" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1].rsplit("/", 1)[0])
+from pmu import rows
+print(sum(int(r[sys.argv[2]] or 0) for r in rows(sys.argv[1]) if r["pid"] == sys.argv[3]))
+PY
+}
+# last_time FILE: the time of the last row so far (NDJSON)
+last_time() {
+	python3 -c '
+import sys; sys.path.insert(0, sys.argv[1].rsplit("/", 1)[0])
+from pmu import rows
+r = rows(sys.argv[1]); print(r[-1]["time"] if r else 0)' "$1"
+}
+
+# soft_within WHAT GOT WANT PCT: check_within, but the failure waits for
+# soft_done, so one run prints every comparison
+SOFT_FAILED=()
+soft_within() {
+	local out
+	if out=$(within_pct "$2" "$3" "$4"); then
+		info "$1: $out"
+	else
+		info "$1: $out  <-- FAIL"
+		SOFT_FAILED+=("$1")
+	fi
+}
+soft_done() {
+	[ "${#SOFT_FAILED[@]}" -eq 0 ] || fail "$(printf '%s; ' "${SOFT_FAILED[@]}")"
 }
 
 # ---- 1. cycles = instructions = on-CPU ns, per task and per interval -----
 bg "$WORKLOADS/spinner" 2 ss_pmu_spin
 SPIN=$BG_LAST
 wait_threads "$SPIN" 3
-bg "$WORKLOADS/pingpong" "$T/pp.pids"
+# the ping-pong on one CPU: each of its switches hands that CPU from one
+# to the other
+bg taskset -c 0 "$WORKLOADS/pingpong" "$T/pp.pids"
 wait_file "$T/pp.pids"
 read -r PING PONG <"$T/pp.pids"
 SPIN_TIDS=$(ls /proc/"$SPIN"/task | grep -vx "$SPIN" | paste -sd,)
-freeze "$SPIN"
-start_tool exact -L --csv -i 1000 -d 6 -e cycles,instructions
+freeze "$SPIN" "$PING" "$PONG"
+start_tool exact -L --json -v -i 1000 -e cycles,instructions
+perf_start "$SPIN_TIDS,$PING,$PONG" "$T/perf1.csv"
+# perf's own cycles and instructions of the ping-pong (printed: QEMU's
+# cycles and instructions differ on it, see above)
+"$PERF" stat -e cycles,instructions --per-thread -t "$PING,$PONG" -x, -o "$T/perf3.csv" &
+PERF3=$!
+BG_PIDS+=("$PERF3")
+for _ in $(seq 1 200); do
+	[ "$(ls -l /proc/"$PERF3"/fd 2>/dev/null | grep -c perf_event)" -ge 4 ] && break
+	sleep 0.05
+done
 s0=$(schedstat_sum "$SPIN")
-thaw "$SPIN"
-sleep 3
-freeze "$SPIN"
+p0=$(($(schedstat_sum "$PING") + $(schedstat_sum "$PONG")))
+thaw "$SPIN" "$PING" "$PONG"
+sleep 4
+freeze "$SPIN" "$PING" "$PONG"
 s1=$(schedstat_sum "$SPIN")
-wait_tool
-check_within "spinner on-CPU over the frozen window vs schedstat" \
-	"$(csv_sum "$T/exact.out" oncpu_ns pid "$SPIN")" "$((s1 - s0))" 0.1
-check_within "spinner cycles over the frozen window vs schedstat" \
-	"$(csv_sum "$T/exact.out" cycles pid "$SPIN")" "$((s1 - s0))" 0.1
-check_within "spinner instructions over the frozen window vs schedstat" \
-	"$(csv_sum "$T/exact.out" instructions pid "$SPIN")" "$((s1 - s0))" 0.1
-check_rows "$T/exact.out" 0.1 "tid=$SPIN_TIDS" cycles instructions
-check_rows "$T/exact.out" 0.1 "tid=$PING,$PONG" cycles instructions
+p1=$(($(schedstat_sum "$PING") + $(schedstat_sum "$PONG")))
+perf_stop
+kill -INT "$PERF3"
+wait "$PERF3"
+# the intervals of the frozen window are all printed once one more ends
+sleep 2.2
+t2=1e18
+ONLINE=/sys/devices/system/cpu/cpu1/online
+hotplug=0
+if [ -w "$ONLINE" ] && [ "$(cat "$ONLINE")" = 1 ]; then
+	hotplug=1
+	trap 'echo 1 >"$ONLINE" 2>/dev/null; cleanup' EXIT
+fi
+if [ "$hotplug" = 1 ]; then
+	echo 0 >"$ONLINE" || fail "cannot take CPU 1 offline"
+	sleep 1
+	echo 1 >"$ONLINE" || fail "cannot bring CPU 1 back online"
+	for _ in $(seq 1 200); do
+		grep -q 'CPU 1 came back online' "$T/exact.err" && break
+		sleep 0.05
+	done
+	t2=$(last_time "$T/exact.out")
+	bg taskset -c 1 "$WORKLOADS/spinner" 0 ss_pmu_cpu1
+	SP1=$BG_LAST
+	wait_comm "$SP1" ss_pmu_cpu1
+	thaw "$PING" "$PONG"
+	sleep 4
+	freeze "$SP1" "$PING" "$PONG"
+	sp1=$(schedstat_sum "$SP1")
+	sleep 1.2
+fi
+stop_tool
+cp "$T/exact.out" "$T/exact.json"
+ps=$(json_sum "$T/exact.json" oncpu_ns "$SPIN")
+soft_within "spinner on-CPU over the frozen window vs schedstat" \
+	"$ps" "$((s1 - s0))" 0.1
+soft_within "spinner cycles over the frozen window vs schedstat" \
+	"$(json_sum "$T/exact.json" cycles "$SPIN")" "$((s1 - s0))" 0.1
+soft_within "spinner instructions over the frozen window vs schedstat" \
+	"$(json_sum "$T/exact.json" instructions "$SPIN")" "$((s1 - s0))" 0.1
+pp=$(($(json_sum "$T/exact.json" oncpu_ns "$PING") + $(json_sum "$T/exact.json" oncpu_ns "$PONG")))
+# (the frozen window is the whole run until the hotplug: t2)
+pp_rows() {
+	python3 -c '
+import sys; sys.path.insert(0, sys.argv[1].rsplit("/", 1)[0])
+from pmu import rows
+print(sum(int(r[sys.argv[2]]) for r in rows(sys.argv[1])
+          if r["pid"] in sys.argv[3:5] and float(r["time"]) <= float(sys.argv[5])))' \
+		"$T/exact.json" "$1" "$PING" "$PONG" "$t2"
+}
+info "not asserted: ping-pong on-CPU vs schedstat" \
+	"$(within_pct "$(pp_rows oncpu_ns)" "$((p1 - p0))" 0.1)"
+info "not asserted: ping-pong cycles vs schedstat" \
+	"$(within_pct "$(pp_rows cycles)" "$((p1 - p0))" 0.1)," \
+	"instructions $(within_pct "$(pp_rows instructions)" "$((p1 - p0))" 0.1)"
+spin_perf=0
+for t in ${SPIN_TIDS//,/ }; do
+	spin_perf=$((spin_perf + $(task_clock_ns "$T/perf1.csv" "$t")))
+done
+pp_perf=$(($(task_clock_ns "$T/perf1.csv" "$PING") + $(task_clock_ns "$T/perf1.csv" "$PONG")))
+info "not asserted: on-CPU vs perf task-clock: spinner" \
+	"$(within_pct "$ps" "$spin_perf" 0.1), ping-pong $(within_pct "$(pp_rows oncpu_ns)" "$pp_perf" 0.1)"
+info "perf's own ping-pong counts: $(awk -F, '$4 == "cycles" || $4 == "instructions" { printf "%s %s %s; ", $1, $4, $2 }' "$T/perf3.csv")"
+check_rows "$T/exact.json" 0.1 "tid=$SPIN_TIDS" cycles,instructions exact
+check_rows "$T/exact.json" 0.1 "tid=$PING,$PONG" cycles,instructions exact - report
+if [ "$hotplug" = 1 ]; then
+	n=$(grep -c 'CPU 1 came back online: perf events reopened$' "$T/exact.err" || true)
+	[ "$n" -eq 1 ] || { cat "$T/exact.err" >&2; fail "CPU 1's perf events: reopened $n times, want 1"; }
+	info "hotplug: $(grep 'CPU 1 ' "$T/exact.err" | paste -sd';')"
+	check_rows "$T/exact.json" 0.1 "tid=$SP1" cycles,instructions exact
+	check_rows "$T/exact.json" 0.1 "tid=$PING,$PONG" cycles,instructions exact "$t2" report
+	soft_within "CPU 1 spinner on-CPU after the hotplug vs schedstat" \
+		"$(json_sum "$T/exact.json" oncpu_ns "$SP1")" "$sp1" 0.1
+	soft_within "CPU 1 spinner cycles after the hotplug vs schedstat" \
+		"$(json_sum "$T/exact.json" cycles "$SP1")" "$sp1" 0.1
+	echo 1 >"$ONLINE" 2>/dev/null
+else
+	info "no CPU hotplug here ($ONLINE): the reopening is not checked"
+fi
 thaw "$SPIN"
 
 # ---- 2. multiplexed: 8 events that all count cycles -----------------------
 EV8=r11,r10011,r20011,r30011,r40011,r50011,r60011,r70011
-start_tool mux -L --csv -i 1000 -d 4 -p "$SPIN" -e "$EV8"
+bg "$WORKLOADS/sleeper" 1200000
+SLEEP=$BG_LAST
+start_tool mux -L --csv -i 1000 -d 5 -p "$SPIN,$SLEEP" -e "$EV8"
 wait_tool
-# shellcheck disable=SC2046
-check_rows "$T/mux.out" 1 "tid=$SPIN_TIDS" $(tr , ' ' <<<"$EV8")
-if head -1 "$T/mux.out" | tr , '\n' | grep -qiE 'run(ning)?(_frac|_pct)|_running'; then
-	info "CSV gives the running fraction: $(head -1 "$T/mux.out")"
-else
-	info "MISSING: no running fraction in CSV (H27): $(head -1 "$T/mux.out")"
-fi
+head -1 "$T/mux.out" | grep -q 'r11_running_pct' ||
+	fail "no running fraction in CSV: $(head -1 "$T/mux.out")"
+check_rows "$T/mux.out" 1 "tid=$SPIN_TIDS" "$EV8" scaled
+python3 "$T/pmu.py" h27 "$T/mux.out" "tid=$SLEEP" "$EV8" || SOFT_FAILED+=("not-counted cells (H27)")
 
 # ---- 3. the default events on a PMU without cache-misses -----------------
 start_tool dflt -i 1000 -d 3 -p "$SPIN"
 wait_tool
-python3 - "$T/dflt.out" "$SPIN" <<'PY' || { cat "$T/dflt.err" >&2; fail "default events"; }
+python3 - "$T/dflt.out" "$SPIN" <<'PY' || { cat "$T/dflt.err" >&2; SOFT_FAILED+=("default events"); }
 import sys
 head, ok = None, 0
 for line in open(sys.argv[1], encoding="latin-1"):
@@ -179,4 +404,5 @@ PY
 n=$(grep -ci 'cache-misses' "$T/dflt.err" || true)
 [ "$n" -eq 1 ] || { cat "$T/dflt.err" >&2; fail "cache-misses named $n times on stderr, want once"; }
 info "stderr: $(grep -i 'cache-misses' "$T/dflt.err")"
-pass "cycles = instructions = on-CPU ns (0.1 %), multiplexed (1 %), default events"
+soft_done
+pass "cycles = instructions = on-CPU ns (0.1 %, hotplug $hotplug), multiplexed (1 %, H27), default events"

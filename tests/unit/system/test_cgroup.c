@@ -810,7 +810,7 @@ Test(cgroup_live, unreadable_cgroup_blinds_nothing_else)
 
 struct churn {
 	volatile int stop;
-	int made;
+	volatile int made;
 };
 
 /* Make and remove P/c/r0..r9 until told to stop. */
@@ -847,7 +847,10 @@ Test(cgroup_live, cgroups_removed_mid_scan_blind_nothing_else)
 	cr_assert_eq(mkdir(dir_c, 0755), 0, "mkdir c: %s", strerror(errno));
 	cr_assert_eq(ss_cgroup_cache_init(&c, mnt), 0);
 	cr_assert_eq(pthread_create(&th, NULL, churn_cgroups, &ch), 0);
-	for (scans = 0; scans < 300; scans++) {
+	/* at least 300 scans, and until the churner has made 100 cgroups
+	 * (it may not have run at all during 300 quick scans) */
+	for (scans = 0; (scans < 300 || ch.made < 100) && scans < 1000000;
+	     scans++) {
 		const char *p;
 
 		if (ss_cgroup_cache_rescan(&c) ||
