@@ -38,6 +38,23 @@ bg() {
 	BG_PIDS+=("$BG_LAST")
 }
 
+# hotplug_setup: CPU 1's online file in ONLINE, skipped (77) unless it can
+# be taken offline and is online now (and taskset and the spinner are
+# there); CPU 1 is put back online on every exit path
+hotplug_setup() {
+	ONLINE=/sys/devices/system/cpu/cpu1/online
+	[ -w "$ONLINE" ] || skip "$ONLINE is not writable (no CPU hotplug here)"
+	[ "$(cat "$ONLINE")" = 1 ] || skip "CPU 1 is offline already"
+	[ -x "$WORKLOADS/spinner" ] || fail "workload spinner not built in $WORKLOADS"
+	command -v taskset >/dev/null || skip "taskset (util-linux) not installed"
+	trap hp_cleanup EXIT
+}
+
+hp_cleanup() {
+	echo 1 >"$ONLINE" 2>/dev/null
+	cleanup
+}
+
 # cpu_stat_sampler CPU FILE: in the background (bg), every 10 ms a line
 # "wall_clock_s idle_ns irq_ns" for CPU: its /proc/stat idle + iowait and
 # irq + softirq (fields 5-8, USER_HZ), until the test ends; on CPU 0 (never

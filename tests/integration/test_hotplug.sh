@@ -44,17 +44,7 @@
 . "$(dirname "$0")/lib.sh"
 
 need_root
-ONLINE=/sys/devices/system/cpu/cpu1/online
-[ -w "$ONLINE" ] || skip "$ONLINE is not writable (no CPU hotplug here)"
-[ "$(cat "$ONLINE")" = 1 ] || skip "CPU 1 is offline already"
-[ -x "$WORKLOADS/spinner" ] || fail "workload spinner not built in $WORKLOADS"
-command -v taskset >/dev/null || skip "taskset (util-linux) not installed"
-
-hp_cleanup() {
-	echo 1 >"$ONLINE" 2>/dev/null
-	cleanup
-}
-trap hp_cleanup EXIT
+hotplug_setup
 
 # cpu1_is STATE: CPU 1 is online (1) or offline (0) per the kernel
 cpu1_is() {

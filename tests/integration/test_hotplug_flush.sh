@@ -17,17 +17,7 @@
 
 need_root
 command -v python3 >/dev/null || skip "needs python3"
-ONLINE=/sys/devices/system/cpu/cpu1/online
-[ -w "$ONLINE" ] || skip "$ONLINE is not writable (no CPU hotplug here)"
-[ "$(cat "$ONLINE")" = 1 ] || skip "CPU 1 is offline already"
-[ -x "$WORKLOADS/spinner" ] || fail "workload spinner not built in $WORKLOADS"
-command -v taskset >/dev/null || skip "taskset (util-linux) not installed"
-
-hp_cleanup() {
-	echo 1 >"$ONLINE" 2>/dev/null
-	cleanup
-}
-trap hp_cleanup EXIT
+hotplug_setup
 
 bg taskset -c 1 "$WORKLOADS/spinner" 0 ss_hpflush
 SP=$BG_LAST
