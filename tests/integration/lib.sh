@@ -160,6 +160,19 @@ schedstat_sum() {
 	cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f\n", s }'
 }
 
+# thaw_for_cpu PID BASE_NS NS MAX_S: continue the frozen PID until its
+# schedstat_sum is NS past BASE_NS (polled every 50 ms, at most MAX_S
+# seconds: a loaded CPU gives it less), then freeze it again (SIGSTOP)
+thaw_for_cpu() {
+	local i
+	kill -CONT "$1"
+	for i in $(seq 1 $(($4 * 20))); do
+		[ $(($(schedstat_sum "$1") - $2)) -ge "$3" ] && break
+		sleep 0.05
+	done
+	kill -STOP "$1"
+}
+
 # minflt PID: minor faults of the process (/proc/PID/stat field 10)
 minflt() {
 	sed 's/.*) //' /proc/"$1"/stat | awk '{ print $8 }'

@@ -187,13 +187,8 @@ SPIN_D=$BG_LAST
 kill -STOP "$SPIN_D"
 into "$P/d" "$SPIN_D"
 d0=$(schedstat_sum "$SPIN_D")
-kill -CONT "$SPIN_D"
 # until it has run 1 s (2 s on an idle CPU; longer when others load it)
-for i in $(seq 1 200); do
-	[ $(($(schedstat_sum "$SPIN_D") - d0)) -ge 1000000000 ] && break
-	sleep 0.1
-done
-kill -STOP "$SPIN_D"
+thaw_for_cpu "$SPIN_D" "$d0" 1000000000 20
 DD=$(($(schedstat_sum "$SPIN_D") - d0))
 kill -INT "$TOOL_PID"
 wait_tool

@@ -26,13 +26,8 @@ sleep 0.1
 before=$(schedstat_sum "$SP")
 
 start_tool f -L --csv --no-counters -n 0 -i 60000 -v
-kill -CONT "$SP"
 # until it has run 0.3 s of CPU (schedstat), at most 10 s
-for _ in $(seq 1 200); do
-	[ $(($(schedstat_sum "$SP") - before)) -ge 300000000 ] && break
-	sleep 0.05
-done
-kill -STOP "$SP"
+thaw_for_cpu "$SP" "$before" 300000000 10
 sleep 0.05
 after=$(schedstat_sum "$SP")
 echo 0 >"$ONLINE" || skip "cannot take CPU 1 offline"
