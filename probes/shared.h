@@ -39,9 +39,9 @@
  * it makes that switch (wait_task_zombie() sets EXIT_DEAD, then reads
  * nvcsw; __schedule() adds to nvcsw just before the tracepoint): then the
  * kernel's own count has the switch or not depending on which came first,
- * which no tracer can see.  Measured (childchurn, 3000 children a run):
- * 1 of 18 such last switches was in wait4's count, so they are not
- * counted, and counted in SS_STAT_REAP_RACE.  The regular path cannot read
+ * which no tracer can see.  Measured (childchurn): in one set of runs 1 of
+ * 18 such last switches was in wait4's count, in another all 5 were.  They
+ * are not counted, and are counted in SS_STAT_REAP_RACE.  The regular path cannot read
  * exit_state: there a last switch counts for the leader only.
  */
 enum ss_switch_kind {

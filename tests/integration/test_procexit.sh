@@ -17,9 +17,9 @@
 # the child makes its last switch reads its nvcsw before or after that
 # switch's add, which no tracer can tell (probes/shared.h).  switchstat -v
 # counts those last switches ("N of them a reaped leader's last"; about 1
-# in 300 children here, and wait4 had the switch for 1 in 18 of them); a
-# child may be one voluntary switch short only that many times, per
-# instance.
+# in 300 children here; wait4 had the switch for 1 of 18 of them in one
+# set of runs, for all 5 in another); a child may be one voluntary switch
+# short only that many times, per instance.
 . "$(dirname "$0")/lib.sh"
 need_root
 command -v python3 >/dev/null || skip "needs python3"
