@@ -63,6 +63,7 @@ struct raw_state {
 	int nargs; /* of the raw sched_switch: 4 (prev_state) or 3 */
 	unsigned int off, size; /* 3: task_struct.@name, @size bytes */
 	const char *name;
+	bool forced; /* 3 on a 4-argument kernel: the test variable */
 };
 
 /*
@@ -92,8 +93,10 @@ static int raw_offsets(struct ss_task_offsets *o, unsigned int *comm,
 	*exit_tp = ss_btf_tp_nargs(btf, "sched_exit_tp") >= 1;
 	n = ss_btf_tp_nargs(btf, "sched_switch");
 	env = getenv("SWITCHSTAT_TEST_RAW_STATE_FROM_TASK");
-	if (n == 4 && env && !strcmp(env, "1"))
+	if (n == 4 && env && !strcmp(env, "1")) {
 		n = 3; /* test: as if it were 3 (prev_state from prev) */
+		st->forced = true;
+	}
 	st->nargs = n;
 	if (n == 3) {
 		/* before 5.18: prev_state from prev itself */
@@ -214,9 +217,11 @@ static int path_configure(struct ss_app *app, void *st)
 			o.pid, o.tgid, o.nvcsw, comm);
 	if (app->o.verbose && rs.nargs == 3)
 		fprintf(stderr,
-			"switchstat: raw sched_switch has 3 arguments "
-			"(Linux 5.5-5.17): prev_state read from "
-			"task_struct.%s (%u bytes at offset %u)\n",
+			"switchstat: raw sched_switch %s: prev_state read "
+			"from task_struct.%s (%u bytes at offset %u)\n",
+			rs.forced ? "taken as having 3 arguments "
+				    "(SWITCHSTAT_TEST_RAW_STATE_FROM_TASK=1)"
+				  : "has 3 arguments (Linux 5.5-5.17)",
 			rs.name, rs.size, rs.off);
 	else if (app->o.verbose)
 		fprintf(stderr, "switchstat: raw sched_switch has 4 "
