@@ -335,12 +335,15 @@ ss_switch(void *ctx, struct ss_cpu *cpu, __u64 now, __u32 tgid, __u32 tid,
 #endif
 
 /*
- * Raw sched_switch(preempt, prev, next, prev_state).  The kernel adds one
- * to prev->nvcsw or prev->nivcsw just before this tracepoint, so the kind
- * is exact: involuntary when preempted; otherwise voluntary iff prev's
- * nvcsw moved since it switched in (kept in cpu->curr_nvcsw).  This counts
- * a sleep abandoned for a pending signal as voluntary, as the kernel does,
- * although the tracepoint reports its state as R since Linux 6.16.  A
+ * Raw sched_switch(preempt, prev, next, prev_state), or (preempt, prev,
+ * next) before 5.18, prev_state then read from prev (ss_prev_state).  The
+ * kernel adds one to prev->nvcsw or prev->nivcsw just before this
+ * tracepoint (5.10 too), so the kind is exact: involuntary when preempted;
+ * otherwise voluntary iff prev's nvcsw moved since it switched in (kept in
+ * cpu->curr_nvcsw).  This counts a sleep abandoned for a pending signal as
+ * voluntary, as the kernel does, although the tracepoint reports its state
+ * as R since Linux 6.16 (and before 5.18, where prev->state is read back
+ * after __schedule set it running).  A
  * switch of a released thread (exit_state EXIT_DEAD) is not counted, a
  * last switch (TASK_DEAD) before the release is (enum ss_switch_kind).
  */
@@ -356,7 +359,13 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 
 	ss_feature_counters_read(cpu); /* next to the clock */
 	__u64 preempt = ctx->args[0], prev = ctx->args[1], next = ctx->args[2];
+#if SS_SWITCH_NARGS == 3
+	/* no args[3] before 5.18 (the attach rejects a read past the
+	 * arguments): the state the kernel would pass, from prev */
+	__u64 raw_state = ss_prev_state(prev), prev_state = raw_state;
+#else
 	__u64 raw_state = ctx->args[3], prev_state = raw_state;
+#endif
 #if SS_TP_BTF
 	/* prev is the current task: its ids in place, no helper call (the
 	 * offsets are checked against the helper at every checkpoint) */

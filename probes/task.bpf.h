@@ -16,6 +16,11 @@
  *   SS_TASK_COMM    byte offset of task_struct.comm (char[16])
  *   SS_TASK_CPU     byte offset of task_struct.cpu (task_cpu(), u32)
  *   SS_TASK_EXIT_STATE  byte offset of task_struct.exit_state (int)
+ *   SS_SWITCH_NARGS 4: the raw sched_switch passes prev_state (args[3],
+ *                   Linux 5.18+); 3: it does not (5.5-5.17), the probe
+ *                   reads prev's state from SS_TASK_STATE
+ *   SS_TASK_STATE   byte offset of task_struct.__state (5.14+) or .state
+ *   SS_TASK_STATE_SIZE  its size: 4 (__state, unsigned int) or 8 (long)
  */
 #ifndef SWITCHSTAT_TASK_BPF_H
 #define SWITCHSTAT_TASK_BPF_H
@@ -171,6 +176,39 @@ static __always_inline int ss_prev_released(__u64 prev)
 	return ss_current_released();
 #endif
 }
+
+#ifndef SS_SWITCH_NARGS
+#define SS_SWITCH_NARGS 4
+#endif
+#if SS_SWITCH_NARGS == 3
+/*
+ * prev's state at a raw sched_switch without a prev_state argument
+ * (before 5.18: @prev is ctx->args[1], the current task).  The kernel has
+ * counted the switch (++*switch_count) and not yet switched, so this is
+ * what the regular tracepoint reads there (__trace_sched_switch_state):
+ * TASK_DEAD on a last switch, running again after a sleep abandoned for a
+ * pending signal.  0 if the read fails.
+ */
+static __always_inline __u64 ss_prev_state(__u64 prev)
+{
+#if SS_TP_BTF
+#if SS_TASK_STATE_SIZE == 8
+	return *(long *)(prev + SS_TASK_STATE);
+#else
+	return *(unsigned int *)(prev + SS_TASK_STATE);
+#endif
+#else
+#if SS_TASK_STATE_SIZE == 8
+	long v = 0;
+#else
+	unsigned int v = 0;
+#endif
+
+	bpf_probe_read_kernel(&v, sizeof(v), (void *)(prev + SS_TASK_STATE));
+	return v;
+#endif
+}
+#endif
 
 /*
  * Reads of a task the raw sched_switch passes (ctx->args[]).  With

@@ -3,14 +3,30 @@
  * feat_path.c - the tracepoint path (see feat_path.h).
  *
  * The raw path needs the kernel's BTF (/sys/kernel/btf/vmlinux), a raw
- * sched_switch with the four arguments (preempt, prev, next, prev_state;
- * Linux 5.18+, or a backport) and the task_struct fields of struct
- * ss_task_offsets; their offsets go to the probes as -D numbers
- * (probes/task.bpf.h).  Anything missing: the regular tracepoints, whose
+ * sched_switch with four arguments (preempt, prev, next, prev_state;
+ * Linux 5.18+, or a backport) or three (preempt, prev, next; Linux 5.5 to
+ * 5.17) and the task_struct fields of struct ss_task_offsets; their
+ * offsets go to the probes as -D numbers (probes/task.bpf.h).  With three
+ * arguments the probe reads prev's state itself, from task_struct.state
+ * (a long, before 5.14) or __state (an unsigned int, 5.14+) at its BTF
+ * offset (SS_SWITCH_NARGS 3, SS_TASK_STATE, SS_TASK_STATE_SIZE): those
+ * kernels fire trace_sched_switch(preempt, prev, next) in __schedule right
+ * after ++*switch_count, as 5.18+ does, and their regular tracepoint reads
+ * prev->state at that moment too (__trace_sched_switch_state; 5.18's
+ * fa2c3254d7cf passed the state instead).  So the nvcsw-exact kind holds
+ * there; the one difference from args[3] is a sleep abandoned for a
+ * pending signal: __schedule has set the state back to running, so it is
+ * not "blocked" (it stays voluntary), as the regular tracepoint shows it.
+ * A raw tracepoint program may not read past its arguments (the attach
+ * rejects it), so args[3] is never read there.  Anything missing: the
+ * regular tracepoints, whose
  * fields libbcc lays out from the format files.  The kernel skips regular
  * tracepoint programs while another BPF program or a bpf() map syscall
  * runs on the CPU (those slices are counted as missed), never raw ones.
- * SWITCHSTAT_TEST_NO_RAW=1 forces the regular path (tests).
+ * SWITCHSTAT_TEST_NO_RAW=1 forces the regular path (tests);
+ * SWITCHSTAT_TEST_RAW_STATE_FROM_TASK=1 takes prev_state from prev on a
+ * 4-argument kernel too, as on a 3-argument one (tests of that path on a
+ * newer host).
  *
  * The kernel does not run sched_switch programs for every switch: it
  * hides some tasks from tracing (on the machines this was built on, a
@@ -42,22 +58,31 @@
 #include "tp_btf.h"
 #include "vmlinux_btf.h"
 
+/* Where the raw sched_switch's prev_state comes from. */
+struct raw_state {
+	int nargs; /* of the raw sched_switch: 4 (prev_state) or 3 */
+	unsigned int off, size; /* 3: task_struct.@name, @size bytes */
+	const char *name;
+	bool forced; /* 3 on a 4-argument kernel: the test variable */
+};
+
 /*
  * The raw path's offsets from the kernel's BTF (@exit_state: of
- * task_struct.exit_state, an int), and whether it has sched_exit_tp,
- * whose first argument is is_switch (@exit_tp).  Returns 0, or -1 with
- * why not in @why.
+ * task_struct.exit_state, an int), where prev_state comes from (@st), and
+ * whether it has sched_exit_tp, whose first argument is is_switch
+ * (@exit_tp).  Returns 0, or -1 with why not in @why.
  */
 static int raw_offsets(struct ss_task_offsets *o, unsigned int *comm,
 		       unsigned int *cpu, unsigned int *exit_state,
-		       bool *exit_tp, unsigned int kclock[3], char *why,
-		       size_t len)
+		       struct raw_state *st, bool *exit_tp,
+		       unsigned int kclock[3], char *why, size_t len)
 {
 	static const char *const one_arg[] = { "sched_wakeup",
 					       "sched_wakeup_new",
 					       "sched_process_exit",
 					       "sched_migrate_task" };
 	const struct btf *btf = ss_vmlinux_btf();
+	const char *env;
 	unsigned int size;
 	int ret = -1, n;
 
@@ -67,10 +92,27 @@ static int raw_offsets(struct ss_task_offsets *o, unsigned int *comm,
 	}
 	*exit_tp = ss_btf_tp_nargs(btf, "sched_exit_tp") >= 1;
 	n = ss_btf_tp_nargs(btf, "sched_switch");
-	if (n != 4) {
+	env = getenv("SWITCHSTAT_TEST_RAW_STATE_FROM_TASK");
+	if (n == 4 && env && !strcmp(env, "1")) {
+		n = 3; /* test: as if it were 3 (prev_state from prev) */
+		st->forced = true;
+	}
+	st->nargs = n;
+	if (n == 3) {
+		/* before 5.18: prev_state from prev itself */
+		n = ss_btf_task_state(btf, &st->off, &st->size, &st->name);
+		if (n) {
+			snprintf(why, len,
+				 "raw sched_switch has 3 arguments and "
+				 "task_struct has no __state or state in "
+				 "BTF: %s",
+				 strerror(-n));
+			goto out;
+		}
+	} else if (n != 4) {
 		snprintf(why, len,
-			 "raw sched_switch has %d arguments, not the 4 of "
-			 "Linux 5.18+",
+			 "raw sched_switch has %d arguments, not 4 (Linux "
+			 "5.18+) or 3 (5.5-5.17)",
 			 n);
 		goto out;
 	}
@@ -148,14 +190,15 @@ static int path_configure(struct ss_app *app, void *st)
 	const char *env = getenv("SWITCHSTAT_TEST_NO_RAW");
 	struct ss_task_offsets o;
 	unsigned int comm, cpu, exit_state, kclock[3] = { 0 };
+	struct raw_state rs = { 0 };
 	bool exit_tp = false;
 	char why[256];
 
 	app->bpf.raw_sched = false;
 	if (env && !strcmp(env, "1"))
 		snprintf(why, sizeof(why), "SWITCHSTAT_TEST_NO_RAW=1");
-	else if (!raw_offsets(&o, &comm, &cpu, &exit_state, &exit_tp, kclock,
-			      why, sizeof(why)))
+	else if (!raw_offsets(&o, &comm, &cpu, &exit_state, &rs, &exit_tp,
+			      kclock, why, sizeof(why)))
 		app->bpf.raw_sched = true;
 	if (!app->bpf.raw_sched) {
 		if (app->o.verbose)
@@ -172,6 +215,32 @@ static int path_configure(struct ss_app *app, void *st)
 			"offsets from BTF: pid %u, tgid %u, nvcsw %u, "
 			"comm %u\n",
 			o.pid, o.tgid, o.nvcsw, comm);
+	if (app->o.verbose && rs.nargs == 3)
+		fprintf(stderr,
+			"switchstat: raw sched_switch %s: prev_state read "
+			"from task_struct.%s (%u bytes at offset %u)\n",
+			rs.forced ? "taken as having 3 arguments "
+				    "(SWITCHSTAT_TEST_RAW_STATE_FROM_TASK=1)"
+				  : "has 3 arguments (Linux 5.5-5.17)",
+			rs.name, rs.size, rs.off);
+	else if (app->o.verbose)
+		fprintf(stderr, "switchstat: raw sched_switch has 4 "
+				"arguments: prev_state from args[3]\n");
+	if (app->o.verbose && !kclock[1])
+		fprintf(stderr,
+			"switchstat: the kernel's slice clock: not used "
+			"(task_struct policy or se.sum_exec_runtime, "
+			"se.prev_sum_exec_runtime not in BTF)\n");
+	if (app->o.verbose && !exit_tp)
+		fprintf(stderr, "switchstat: no raw tracepoint "
+				"sched_exit_tp in BTF\n");
+	if (ss_app_define(app, "SS_SWITCH_NARGS", rs.nargs) ||
+	    (rs.nargs == 3 &&
+	     (ss_app_define(app, "SS_TASK_STATE", rs.off) ||
+	      ss_app_define(app, "SS_TASK_STATE_SIZE", rs.size)))) {
+		fprintf(stderr, "switchstat: too many BPF cflags\n");
+		return 1;
+	}
 	/* typed arguments, read in place (tp_btf.h) */
 	app->bpf.tp_btf = ss_tp_btf_available("sched_switch");
 	if (app->o.verbose)

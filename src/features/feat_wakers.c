@@ -76,7 +76,7 @@ static int wakers_configure(struct ss_app *app, void *st)
 		return 0;
 	if (!app->bpf.raw_sched) {
 		ss_diag("--wakers needs the raw tracepoints (kernel BTF, Linux "
-			"5.18+; -v says why they are not used)");
+			"5.5+; -v says why they are not used)");
 		return 1;
 	}
 	btf = ss_vmlinux_btf();

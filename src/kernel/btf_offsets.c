@@ -127,6 +127,22 @@ int ss_btf_task_offsets(const struct btf *btf, struct ss_task_offsets *o)
 	return 0;
 }
 
+/* ss_btf_task_state - see btf_offsets.h */
+int ss_btf_task_state(const struct btf *btf, unsigned int *off,
+		      unsigned int *size, const char **name)
+{
+	int ret = ss_btf_member(btf, "task_struct", "__state", off, size);
+
+	*name = "__state";
+	if (ret == -ENOENT) {
+		ret = ss_btf_member(btf, "task_struct", "state", off, size);
+		*name = "state";
+	}
+	if (ret)
+		return ret;
+	return *size == 4 || *size == 8 ? 0 : -EINVAL;
+}
+
 /* ss_btf_tp_nargs - see btf_offsets.h */
 int ss_btf_tp_nargs(const struct btf *btf, const char *tp)
 {

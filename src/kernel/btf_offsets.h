@@ -45,6 +45,17 @@ int ss_btf_bitfield(const struct btf *btf, const char *strct,
 int ss_btf_task_offsets(const struct btf *btf, struct ss_task_offsets *o);
 
 /*
+ * ss_btf_task_state - offset and size (bytes) of the task's run state:
+ * task_struct.__state (unsigned int, Linux 5.14+), else task_struct.state
+ * (volatile long, before 5.14); *name says which.  The raw path reads it
+ * where the raw sched_switch has no prev_state argument (before 5.18).
+ * Returns 0, or an ss_btf_member() error (-EINVAL also for a size other
+ * than 4 or 8).
+ */
+int ss_btf_task_state(const struct btf *btf, unsigned int *off,
+		      unsigned int *size, const char **name);
+
+/*
  * ss_btf_tp_nargs - arguments of raw tracepoint @tp as its probes get
  * them in ctx->args[], from the typedef btf_trace_<tp> (a pointer to a
  * function whose first parameter is the BPF context, not counted).

@@ -5,13 +5,20 @@
 # A process whose main thread has exited (a zombie leader) while its other
 # thread lives on is alive: -p PID and -t TID accept it.  When the target
 # exits, the run ends by itself with exit 0 and a final interval holding
-# the target's last time: the rows sum to the process's own getrusage
-# (user + system) over the spin, from the signal to its end, within 2 %.
-# (Not its whole getrusage: that holds its start-up before the tool began,
-# exec, loading and the threads, 20-122 ms of CPU time in a TCG guest, where
-# this missed by 2.4-7.3 % while the tool's sum was within 0.4 % of the
-# spin; both clocks are the TSC there: CLOCK_MONOTONIC for the tool,
-# sched_clock for the kernel's sum_exec_runtime.)  --trace -p ends the same way.  A pid that never existed is still bad input.
+# the target's last time: the rows sum to the process's CPU time from the
+# signal to its end as the kernel counts it, within 2 %: wait4's total
+# (user + system, its parent reaps it: everything up to its last thread's
+# release) less its getrusage at the signal.  (Not its whole total: that
+# holds its start-up before the tool began, exec, loading and the threads,
+# 20-122 ms of CPU time in a TCG guest, where this missed by 2.4-7.3 %
+# while the tool's sum was within 0.4 % of the spin.  Nor getrusage at the
+# spin's end: the tool's rows rightly hold the process's exit after it,
+# exit_group's teardown, in a TCG guest up to 2.008 % of the spin, the
+# -t -L row's excess in a 6.1 guest against this 2 %; the info lines give
+# that exit's CPU time.  The clocks are the TSC there: CLOCK_MONOTONIC for
+# the tool, sched_clock for the kernel's sum_exec_runtime; no IRQ time
+# accounting in Debian's kernels, so IRQs are in both.)  --trace -p ends
+# the same way.  A pid that never existed is still bad input.
 . "$(dirname "$0")/lib.sh"
 
 need_root
@@ -48,17 +55,18 @@ run_case() {
 	kill -0 "$tool" 2>/dev/null && fail "$name: still running 10 s after its target started a 1.5 s spin"
 	wait "$tool" || rc=$?
 	[ "$rc" -eq 0 ] || fail "$name (${args[*]}): exit $rc: $(cat "$T/$name.err")"
-	[ -s "$T/result" ] || fail "$name: workload wrote no result"
+	# written by its parent once it reaped it (a rename)
+	wait_file "$T/result"
 	if [ "$name" = tr ]; then
 		[ "$(csv_sum "$T/$name.out" voluntary prev_pid "$pid")" -ge 0 ] &&
 			grep -q "events traced" "$T/$name.err" ||
 			fail "$name: no trace summary: $(cat "$T/$name.err")"
 	else
-		local r_end r_start
-		read -r r_end r_start <"$T/result"
-		info "$name: the process's CPU time before the spin: $((r_start / 1000)) us"
-		check_within "$name ${args[*]}: on-CPU vs getrusage over the spin" \
-			"$(csv_sum "$T/$name.out" oncpu_ns)" $((r_end - r_start)) 2
+		local r_total r_start r_end
+		read -r r_total r_start r_end <"$T/result"
+		info "$name: the process's CPU time before the spin: $((r_start / 1000)) us, in its exit after the spin: $(((r_total - r_end) / 1000)) us"
+		check_within "$name ${args[*]}: on-CPU vs the kernel's, signal to end" \
+			"$(csv_sum "$T/$name.out" oncpu_ns)" $((r_total - r_start)) 2
 	fi
 	local msg="process $pid has exited"
 	[ "$name" = t ] && msg="thread $tid has exited"

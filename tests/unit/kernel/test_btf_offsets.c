@@ -117,6 +117,54 @@ Test(btf_built, tp_nargs)
 	cr_expect_eq(ss_btf_tp_nargs(btf, "bad"), -EINVAL);
 }
 
+/*
+ * prev's state on a 3-argument raw sched_switch: __state (unsigned int,
+ * 5.14+) first, else state (volatile long, before 5.14), else none.
+ */
+static struct btf *state_btf(const char *name, int kind)
+{
+	struct btf *b = btf__new_empty();
+	int i, t, ty;
+
+	cr_assert_not_null(b);
+	i = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	ty = kind == 8 ? btf__add_volatile(
+				 b, btf__add_int(b, "long", 8, BTF_INT_SIGNED))
+	     : kind == 4 ? btf__add_int(b, "unsigned int", 4, 0)
+			 : btf__add_int(b, "short", 2, BTF_INT_SIGNED);
+	t = btf__add_struct(b, "task_struct", 24);
+	cr_assert_gt(t, 0);
+	cr_assert_eq(btf__add_field(b, "a", i, 0, 0), 0);
+	cr_assert_eq(btf__add_field(b, name, ty, 64, 0), 0);
+	return b;
+}
+
+Test(btf_state, state_fields)
+{
+	unsigned int off = 0, size = 0;
+	const char *name = NULL;
+	struct btf *b;
+
+	b = state_btf("__state", 4);
+	cr_expect_eq(ss_btf_task_state(b, &off, &size, &name), 0);
+	cr_expect_eq(off, 8);
+	cr_expect_eq(size, 4);
+	cr_expect_str_eq(name, "__state");
+	btf__free(b);
+	b = state_btf("state", 8);
+	cr_expect_eq(ss_btf_task_state(b, &off, &size, &name), 0);
+	cr_expect_eq(off, 8);
+	cr_expect_eq(size, 8, "a volatile long: %u", size);
+	cr_expect_str_eq(name, "state");
+	btf__free(b);
+	b = state_btf("state", 2);
+	cr_expect_eq(ss_btf_task_state(b, &off, &size, &name), -EINVAL);
+	btf__free(b);
+	b = state_btf("nope", 4);
+	cr_expect_eq(ss_btf_task_state(b, &off, &size, &name), -ENOENT);
+	btf__free(b);
+}
+
 /* The running kernel: pid and tgid, nvcsw and nivcsw are neighbours. */
 Test(btf_live, running_kernel)
 {
@@ -133,5 +181,11 @@ Test(btf_live, running_kernel)
 	n = ss_btf_tp_nargs(v, "sched_switch");
 	cr_expect(n == 3 || n == 4, "sched_switch has %d arguments", n);
 	cr_expect_eq(ss_btf_tp_nargs(v, "sched_wakeup"), 1);
+	{
+		unsigned int off, size;
+		const char *name;
+
+		cr_expect_eq(ss_btf_task_state(v, &off, &size, &name), 0);
+	}
 	btf__free(v);
 }
