@@ -250,9 +250,31 @@ int ss_blame_flush_ck(void *ctx)
 	return ss_blame_flush();
 }
 
-/* The current task (tgid, tid) ran on this CPU from start to end. */
+/*
+ * The current task's comm into dst (8-aligned): read in place from @task
+ * under tp_btf (sched_switch's prev, a typed pointer: two loads instead of
+ * a helper call at every switch), else (0, or no tp_btf) by
+ * bpf_get_current_comm.
+ */
+static __always_inline void ss_blame_comm(char *dst, __u64 task)
+{
+#if SS_TP_BTF
+	if (task) {
+		((__u64 *)dst)[0] = *(__u64 *)(task + SS_TASK_COMM);
+		((__u64 *)dst)[1] = *(__u64 *)(task + SS_TASK_COMM + 8);
+		return;
+	}
+#endif
+	bpf_get_current_comm(dst, SS_COMM_LEN);
+}
+
+/*
+ * The current task (tgid, tid) ran on this CPU from start to end; @task:
+ * it, as ss_blame_comm takes it.
+ */
 static __always_inline void ss_blame_push(struct ss_blame_cpu *bc, __u64 start,
-					  __u64 end, __u32 tgid, __u32 tid)
+					  __u64 end, __u32 tgid, __u32 tid,
+					  __u64 task)
 {
 	__u64 cg = SS_BLAME_BY == 2 && tid ? bpf_get_current_cgroup_id() : 0;
 	struct ss_blame_slice *s;
@@ -273,7 +295,7 @@ static __always_inline void ss_blame_push(struct ss_blame_cpu *bc, __u64 start,
 	s->tgid = tgid;
 	s->tid = tid;
 	s->cgroup_id = cg;
-	bpf_get_current_comm(s->comm, sizeof(s->comm));
+	ss_blame_comm(s->comm, task);
 	bc->pushed++;
 }
 
@@ -301,12 +323,13 @@ static __always_inline void ss_blame_arrive(struct ss_blame_cpu *bc, __u64 now,
 /*
  * At sched_switch (or a checkpoint, next_tid == tid): the current task
  * (tgid, tid) ran from last to now and leaves; next_tid arrives.
- * @prev_state: the tracepoint's; @switched: 0 at a checkpoint.
+ * @prev_state: the tracepoint's; @switched: 0 at a checkpoint; @task: the
+ * current task for ss_blame_comm (0: the helper).
  */
 static __always_inline void ss_blame_switch(__u64 now, __u64 last, __u32 tgid,
 					    __u32 tid, int selected,
 					    __u64 prev_state, __u32 next_tid,
-					    int switched)
+					    int switched, __u64 task)
 {
 	__u32 cpu_id = bpf_get_smp_processor_id();
 	struct ss_blame_cpu *bc = blame_cpu.lookup(&cpu_id);
@@ -314,7 +337,7 @@ static __always_inline void ss_blame_switch(__u64 now, __u64 last, __u32 tgid,
 	if (!bc)
 		return;
 	ss_blame_stage(bc, tgid, tid, tid != 0 && selected);
-	ss_blame_push(bc, last, now, tgid, tid);
+	ss_blame_push(bc, last, now, tgid, tid, task);
 	if (!switched)
 		return;
 	if (tid) {
@@ -332,12 +355,13 @@ static __always_inline void ss_blame_switch(__u64 now, __u64 last, __u32 tgid,
 }
 
 /* in ss_switch (switch.bpf.c): its prev_state, next_tid, now, last... */
+/* (who: the leaving task's reads; its task is prev, typed, under tp_btf) */
 #define SS_BLAME_SWITCH()                                                  \
 	ss_blame_switch(now, last, tgid, tid, ss_task_selected(tgid, tid), \
-			prev_state, next_tid, 1)
+			prev_state, next_tid, 1, SS_TP_BTF ? who->task : 0)
 #define SS_BLAME_CHECKPOINT()                                                 \
 	ss_blame_switch(now, last, tgid, tid, ss_task_selected(tgid, tid), 0, \
-			tid, 0)
+			tid, 0, 0)
 
 /*
  * At an interval edge (switch.bpf.c ss_edge): the slice [last, now) goes
@@ -351,7 +375,7 @@ static __always_inline void ss_blame_edge(__u64 now, __u64 last, __u32 tgid,
 	struct ss_blame_cpu *bc = blame_cpu.lookup(&cpu_id);
 
 	if (bc)
-		ss_blame_push(bc, last, now, tgid, tid);
+		ss_blame_push(bc, last, now, tgid, tid, 0);
 }
 
 #define SS_BLAME_EDGE() ss_blame_edge(now, last, tgid, tid)
