@@ -105,7 +105,7 @@ BPF_HASH(blame_wait, __u32, struct ss_blame_wait, SS_MAP_ENTRIES);
 
 /* Start @tid's wait: @w into its entry, made when missing. */
 static __always_inline void ss_blame_wait_set(__u32 tid,
-					      const struct ss_blame_wait *w)
+					      struct ss_blame_wait *w)
 {
 	struct ss_blame_wait *e = blame_wait.lookup(&tid);
 
@@ -128,7 +128,7 @@ BPF_PROG_ARRAY(blame_tail_ck, 1);
 /* Add ns to the (victim in *key, culprit) pair. */
 static __always_inline void ss_blame_add(struct ss_blame_key *key, __u32 kind,
 					 const struct ss_blame_slice *s,
-					 __u64 ns, const char *victim_comm)
+					 __u64 ns)
 {
 	struct ss_blame_val zero = {}, *v;
 
@@ -148,7 +148,8 @@ static __always_inline void ss_blame_add(struct ss_blame_key *key, __u32 kind,
 	}
 	v = blame.lookup(key);
 	if (!v) {
-		__builtin_memcpy(zero.victim_comm, victim_comm, SS_COMM_LEN);
+		/* the victim is the current task (ss_blame_flush) */
+		bpf_get_current_comm(zero.victim_comm, SS_COMM_LEN);
 		if (kind == SS_BLAME_TASK && s)
 			__builtin_memcpy(zero.culprit_comm, s->comm,
 					 SS_COMM_LEN);
@@ -164,9 +165,8 @@ static __always_inline void ss_blame_add(struct ss_blame_key *key, __u32 kind,
  * Charge the wait [since, until) on CPU cpu_id's run queue to the slices
  * of its ring; what they do not cover is SS_BLAME_UNKNOWN.
  */
-static __always_inline void ss_blame_walk(struct ss_blame_key *key,
-					  __u32 cpu_id, __u64 since,
-					  __u64 until, const char *comm)
+static __always_inline void
+ss_blame_walk(struct ss_blame_key *key, __u32 cpu_id, __u64 since, __u64 until)
 {
 	struct ss_blame_cpu *bc = blame_cpu.lookup(&cpu_id);
 	__u64 left = until > since ? until - since : 0;
@@ -174,7 +174,7 @@ static __always_inline void ss_blame_walk(struct ss_blame_key *key,
 	if (!left)
 		return;
 	if (!bc) {
-		ss_blame_add(key, SS_BLAME_UNKNOWN, NULL, left, comm);
+		ss_blame_add(key, SS_BLAME_UNKNOWN, NULL, left);
 		return;
 	}
 
@@ -195,13 +195,13 @@ static __always_inline void ss_blame_walk(struct ss_blame_key *key,
 			break;
 		if (ns > left) /* a slice read while it was rewritten */
 			ns = left;
-		ss_blame_add(key, s->tid ? SS_BLAME_TASK : SS_BLAME_IDLE, s, ns,
-			     comm);
+		ss_blame_add(key, s->tid ? SS_BLAME_TASK : SS_BLAME_IDLE, s,
+			     ns);
 		left -= ns;
 		if (s->start <= since)
 			break;
 	}
-	ss_blame_add(key, SS_BLAME_UNKNOWN, NULL, left, comm);
+	ss_blame_add(key, SS_BLAME_UNKNOWN, NULL, left);
 }
 
 /*
@@ -233,15 +233,12 @@ static __always_inline int ss_blame_flush(void)
 	__u32 cpu_id = bpf_get_smp_processor_id();
 	struct ss_blame_cpu *bc = blame_cpu.lookup(&cpu_id);
 	struct ss_blame_key key = {};
-	char comm[SS_COMM_LEN];
-
 	if (!bc || !bc->flush_tid)
 		return 0;
 
 	struct ss_blame_wait w = bc->flush;
 	__u64 until = bc->flush_until;
 
-	bpf_get_current_comm(comm, sizeof(comm));
 	if (SS_BLAME_BY == 2) {
 		key.victim_cgroup = bpf_get_current_cgroup_id();
 	} else {
@@ -249,14 +246,13 @@ static __always_inline int ss_blame_flush(void)
 		key.victim_tid = SS_BLAME_BY == 1 ? bc->flush_tid : 0;
 	}
 	bc->flush_tid = 0;
-	ss_blame_add(&key, SS_BLAME_UNKNOWN, NULL, w.unknown_ns, comm);
+	ss_blame_add(&key, SS_BLAME_UNKNOWN, NULL, w.unknown_ns);
 	if (w.seg_until)
-		ss_blame_walk(&key, w.seg_cpu, w.seg_since, w.seg_until, comm);
+		ss_blame_walk(&key, w.seg_cpu, w.seg_since, w.seg_until);
 	if (w.cpu == cpu_id)
-		ss_blame_walk(&key, cpu_id, w.since, until, comm);
+		ss_blame_walk(&key, cpu_id, w.since, until);
 	else if (until > w.since) /* moved, and not seen moving */
-		ss_blame_add(&key, SS_BLAME_UNKNOWN, NULL, until - w.since,
-			     comm);
+		ss_blame_add(&key, SS_BLAME_UNKNOWN, NULL, until - w.since);
 	return 0;
 }
 
