@@ -276,6 +276,17 @@ static __always_inline __u32 ss_arg_task_tgid(__u64 task)
 #endif
 }
 
+/* task->cpu (task_cpu(): the CPU whose run queue holds it), in place
+ * under tp_btf */
+static __always_inline __u32 ss_arg_task_cpu(__u64 task)
+{
+#if SS_TP_BTF
+	return *(__u32 *)(task + SS_TASK_CPU);
+#else
+	return ss_task_cpu(task);
+#endif
+}
+
 static __always_inline __u64 ss_arg_task_nvcsw(__u64 task)
 {
 #if SS_TP_BTF

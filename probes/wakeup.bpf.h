@@ -22,14 +22,16 @@
 /*
  * Raw sched_wakeup(p) and sched_wakeup_new(p): the woken task's pid and
  * run queue (task_cpu(p), the tracepoint's target_cpu) at their BTF
- * offsets, read only by the features compiled in.
+ * offsets, read only by the features compiled in: in place under tp_btf
+ * (the host loads every sched program as tp_btf when sched_switch is),
+ * else by bpf_probe_read_kernel.
  */
 RAW_TRACEPOINT_PROBE(sched_wakeup)
 {
 	__u64 p = ctx->args[0];
 
-	SS_HIST_WAKEUP(ss_task_pid(p), ss_task_tgid(p));
-	SS_BLAME_WAKEUP(ss_task_pid(p), ss_task_cpu(p));
+	SS_HIST_WAKEUP(ss_arg_task_pid(p), ss_arg_task_tgid(p));
+	SS_BLAME_WAKEUP(ss_arg_task_pid(p), ss_arg_task_cpu(p));
 	return 0;
 }
 
@@ -37,8 +39,8 @@ RAW_TRACEPOINT_PROBE(sched_wakeup_new)
 {
 	__u64 p = ctx->args[0];
 
-	SS_HIST_WAKEUP(ss_task_pid(p), ss_task_tgid(p));
-	SS_BLAME_WAKEUP(ss_task_pid(p), ss_task_cpu(p));
+	SS_HIST_WAKEUP(ss_arg_task_pid(p), ss_arg_task_tgid(p));
+	SS_BLAME_WAKEUP(ss_arg_task_pid(p), ss_arg_task_cpu(p));
 	return 0;
 }
 #elif SS_NEED_WAKEUP
@@ -70,7 +72,8 @@ RAW_TRACEPOINT_PROBE(sched_migrate_task)
 {
 	__u64 p = ctx->args[0];
 
-	SS_BLAME_MIGRATE(ss_task_pid(p), ss_task_cpu(p), (__u32)ctx->args[1]);
+	SS_BLAME_MIGRATE(ss_arg_task_pid(p), ss_arg_task_cpu(p),
+			 (__u32)ctx->args[1]);
 	return 0;
 }
 #elif SS_NEED_MIGRATE
