@@ -63,8 +63,11 @@ info "exited threads ($nthreads rows): voluntary $tv (kernel $dv), involuntary $
 info "main thread: voluntary $mv (kernel $((v1 - v0))), involuntary $mi (kernel $((i1 - i0)))"
 [ "$nthreads" -eq "$N" ] || fail "$nthreads thread rows, want $N"
 # the workload's own sanity (not the tool's accuracy): most threads slept; a
-# thread that found its wait already over does not switch (1998 of 2000 seen)
-[ "$dv" -ge $((N * 9 / 10)) ] || fail "threads barely slept: $dv voluntary"
+# thread that found its 50 us wait already over does not switch (1998 of
+# 2000 slept natively; 1721 in a 5.10 TCG guest on a host at load average
+# 9 on 2 CPUs, where emulated time runs on while the vCPU waits for the
+# host: the tool's counts still equalled the kernel's, 1721/643)
+[ "$dv" -ge $((N / 2)) ] || fail "threads barely slept: $dv voluntary"
 [ "$tv" -eq "$dv" ] && [ "$ti" -eq "$di" ] ||
 	fail "exited threads differ from getrusage: $tv/$ti vs $dv/$di"
 [ "$mv" -eq $((v1 - v0)) ] && [ "$mi" -eq $((i1 - i0)) ] ||

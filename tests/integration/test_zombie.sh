@@ -13,12 +13,14 @@
 # 20-122 ms of CPU time in a TCG guest, where this missed by 2.4-7.3 %
 # while the tool's sum was within 0.4 % of the spin.  Nor getrusage at the
 # spin's end: the tool's rows rightly hold the process's exit after it,
-# exit_group's teardown, in a TCG guest up to 2.008 % of the spin, the
-# -t -L row's excess in a 6.1 guest against this 2 %; the info lines give
-# that exit's CPU time.  The clocks are the TSC there: CLOCK_MONOTONIC for
-# the tool, sched_clock for the kernel's sum_exec_runtime; no IRQ time
-# accounting in Debian's kernels, so IRQs are in both.)  --trace -p ends
-# the same way.  A pid that never existed is still bad input.
+# exit_group's teardown, which getrusage there left out: 0.2-0.3 ms
+# natively, 1.6-12 ms in TCG guests (0.1-0.8 % of the spin; the info lines
+# give it).  That is part of the 2.008 % a -t -L row once read in a 6.1
+# guest, not all: with the exit in this oracle the 6.1 guest still read
+# +1.07-1.12 % (5.10: +0.05-0.32 %), cause open.  No IRQ time accounting
+# in Debian's kernels, so IRQs are in both; the tool's clock is
+# CLOCK_MONOTONIC, the kernel's sched_clock.)  --trace -p ends the same
+# way.  A pid that never existed is still bad input.
 . "$(dirname "$0")/lib.sh"
 
 need_root
