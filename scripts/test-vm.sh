@@ -78,8 +78,9 @@ X86_FULL='^unit\.|^integration\.test_(badinput|cgroup_move|checkpoint|counters|f
 # from task_struct.state: src/features/feat_path.c), whose kinds are the
 # kernel's nvcsw counts: there it matched exactly (1721/643, main
 # 1992/103) and test_sigstorm, which skipped on 5.10 before, passed
-# (516/65).  Not in CI yet: one run each, and its workload-sanity floor
-# needed a fix (3fcb998)
+# (516/65, then 539/28).  Not in CI yet: its first 5.10 run failed its
+# workload-sanity floor (fixed, 3fcb998), the second passed (1947/315):
+# two runs, not yet every run
 # Not test_procexit yet: its reap race (a child one voluntary switch
 # short, b23bcfa) showed in -L rows in both of two CI runs on 6.1 and 6.12
 # before that fix's per-instance allowance: not run in guests since
