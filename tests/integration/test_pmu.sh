@@ -45,7 +45,7 @@
 #     cycles/instructions_running_pct 100; over a window bounded by
 #     freezing all (SIGSTOP): the spinner's summed on-CPU, cycles and
 #     instructions within 0.1 % of schedstat (the ping-pong's sums are
-#     printed: on-CPU 0.002-0.149 % off in 5 runs, its 25000 switches a
+#     printed: on-CPU 0.001-0.149 % off in 10 runs, its 25000 switches a
 #     second each moving the two clocks' boundaries a little).
 #     Then (when CPU 1 can go offline) the ping-pong alone, CPU 1 offline:
 #     every ping and pong row of 20 ms or more (3 intervals or more each):
