@@ -292,7 +292,8 @@ run_target() {
 	# hang limits: the whole guest, boot included (arm64 under icount, QEMU
 	# 10: the guest clock runs 1.5-5x slower than wall time, depending on
 	# the host's load; each switchstat start compiles for about 4 guest s;
-	# test_pmu took 3.5-6 min of wall time with the boot)
+	# test_pmu took 3.5-6 min of wall time with the boot, 11-15 min with
+	# two more guests beside it at load average 8-12: .ci/run gives 1200 s)
 	case "$t" in arm64*) lim=${limit:-1800} ;; *) lim=${limit:-1800} ;; esac
 	rm -rf "$out" "$src/.vm"
 	mkdir -p "$out" "$src/.vm"
