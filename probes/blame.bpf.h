@@ -269,20 +269,16 @@ int ss_blame_flush_ck(void *ctx)
 
 /*
  * The current task's comm into dst (8-aligned): read in place from @task
- * under tp_btf (sched_switch's prev, a typed pointer: two loads instead of
- * a helper call at every switch), else (0, or no tp_btf) by
- * bpf_get_current_comm.
+ * (sched_switch's prev under tp_btf, a typed pointer: two loads instead of
+ * a helper call at every switch) by identity.bpf.h's reader, which also
+ * falls back to the helper without BTF task pointers; 0: the helper.
  */
 static __always_inline void ss_blame_comm(char *dst, __u64 task)
 {
-#if SS_TP_BTF
-	if (task) {
-		((__u64 *)dst)[0] = *(__u64 *)(task + SS_TASK_COMM);
-		((__u64 *)dst)[1] = *(__u64 *)(task + SS_TASK_COMM + 8);
-		return;
-	}
-#endif
-	bpf_get_current_comm(dst, SS_COMM_LEN);
+	if (task)
+		ss_ident_cur_comm_of(dst, task);
+	else
+		bpf_get_current_comm(dst, SS_COMM_LEN);
 }
 
 /*
