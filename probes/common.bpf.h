@@ -153,7 +153,8 @@ struct ss_rc_ent {
 	__u64 task; /* tag: the thread id + 1; 0: empty */
 	__u64 start; /* tag: the thread's start_time (an id reused) */
 	__u64 gen; /* the interval (accum_gen) it charges */
-	__u64 seen_ns; /* its last charge (its cgroup read then) */
+	__u64 seen_ns; /* its last charge (its cgroup read then); under
+			* SS_TASK_CLOCK since when it has had that cgroup */
 	/* raw path: the thread's nvcsw and nivcsw after its last switch
 	 * here (sw_ok 1), the kind of its next one when its switch-in was
 	 * not seen (switch.bpf.c) */
@@ -334,8 +335,17 @@ static __always_inline struct ss_val *ss_rc_val(struct ss_cpu *cpu, __u32 tgid,
 	    (!SS_PER_CGROUP || e->key.cgroup_id == cgroup_id)) {
 		if (SS_PER_THREAD || tid == tgid) /* renamed since */
 			ss_ident_cur_comm_of(e->v.comm, task);
+#if SS_TASK_CLOCK
+		/* no clock read at every switch: seen_ns says since when
+		 * the entry has had its cgroup (the latest wins at flush) */
+		if (e->v.cgroup_id != cgroup_id) {
+			e->v.cgroup_id = cgroup_id;
+			e->seen_ns = bpf_ktime_get_ns();
+		}
+#else
 		e->v.cgroup_id = cgroup_id; /* the row shows the latest */
 		e->seen_ns = now;
+#endif
 		ss_rc_note_switch(e, task);
 		return &e->v;
 	}
@@ -347,7 +357,7 @@ static __always_inline struct ss_val *ss_rc_val(struct ss_cpu *cpu, __u32 tgid,
 	e->v.cgroup_id = cgroup_id;
 	e->start = start;
 	e->gen = cpu->accum_gen;
-	e->seen_ns = now;
+	e->seen_ns = SS_TASK_CLOCK && !now ? bpf_ktime_get_ns() : now;
 	e->task = tag;
 	ss_rc_note_switch(e, task);
 	return &e->v;

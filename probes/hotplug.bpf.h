@@ -62,8 +62,9 @@ static __always_inline void ss_hotplug_check(struct ss_cpu *cpu, __u32 prev_tid,
 		return;
 	if (e >> 32 != cpu->hp_seen >> 32) {
 		cpu->hp_up_ns = bpf_ktime_get_ns();
-		if (cpu->last_switch_ns) {
+		if (cpu->last_switch_ns || cpu->k_ok) {
 			cpu->last_switch_ns = 0;
+			cpu->k_ok = 0;
 			ss_cpu_stat_add(cpu, SS_STAT_HOTPLUG, 1);
 		}
 	}

@@ -12,7 +12,7 @@
 
 #define SS_COMM_LEN 16
 #define SS_MAX_COUNTERS 8
-#define SS_NR_STATS 20 /* size of enum ss_stat (SS_STAT_MAX) */
+#define SS_NR_STATS 22 /* size of enum ss_stat (SS_STAT_MAX) */
 #define SS_HIST_SLOTS 27 /* log2 slots: 0 .. 2^26 (us) before clamping */
 
 /*
@@ -135,6 +135,17 @@ struct ss_cpu {
 	__u64 adopt_unknown_ns;
 	__u64 adopt_edge;
 	__u64 rc_used; /* bit i: row cache entry i holds charges */
+	/*
+	 * SS_TASK_CLOCK (switch.bpf.c ss_tslice_next): the slice owner's
+	 * se.sum_exec_runtime when its slice here began; k_ok 1 once a
+	 * slice start was seen here (0 again after a hotplug)
+	 */
+	__u64 k_sum;
+	__u64 k_ok;
+	__u64 kexcl_prev; /* SS_STAT_KEXCL_NS's last reading (1 in */
+	__u64 kexcl_have; /* kexcl_have: valid) */
+	__u64 kexcl_idle0; /* ... its reading when the idle slice began */
+	__u64 kexcl_idle_ok; /* 1: kexcl_idle0 is valid */
 	/* enum ss_stat counts of this CPU: cumulative, summed by the host */
 	__u64 stats[SS_NR_STATS];
 };
@@ -182,6 +193,14 @@ enum ss_stat {
 			    * reaped (exit_state EXIT_DEAD): wait4 read its
 			    * nvcsw concurrently, before or after this
 			    * switch's add (shared.h, enum ss_switch_kind) */
+	SS_STAT_KEXCL_NS, /* SS_TASK_CLOCK: time the kernel's task clock
+			   * leaves out on this CPU, ns: the run queue's
+			   * steal (and IRQ time, where accounted) as
+			   * update_rq_clock_task took it out, read at
+			   * checkpoints and edges (--check adds it) */
+	SS_STAT_KEXCL_IDLE_NS, /* ... of it, the part in idle slices (on
+				* the window, which has it: --check takes
+				* it off again) */
 	SS_STAT_MAX = SS_NR_STATS,
 };
 

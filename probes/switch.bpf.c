@@ -35,6 +35,20 @@
 #endif
 
 /*
+ * The features whose sched_switch hooks time each slice or wait on the
+ * sched_switch window (histograms, blame, trace lines, off-CPU time): with
+ * them the clock is read at every switch.  Without them, under
+ * SS_TASK_CLOCK, a task's on-CPU time comes from the kernel's clock and
+ * the clock is read only at the switches that start or end an idle slice.
+ */
+#if SS_TRACE || SS_BLAME || SS_HIST_ONCPU || SS_HIST_WAITS || \
+	SS_HIST_OFFSTATE || SS_OFFCPU || !SS_TASK_CLOCK
+#define SS_NOW_EVERY_SWITCH 1
+#else
+#define SS_NOW_EVERY_SWITCH 0
+#endif
+
+/*
  * What the row cache needs of the task leaving, read once at the start of
  * sched_switch, on the one path every switch takes: the verifier checks a
  * load of a pointer field from a trusted task pointer (group_leader,
@@ -70,7 +84,9 @@ static __always_inline void ss_sw_ident_read(struct ss_sw_ident *who, __u32 tid,
 /*
  * ss_charge_slice - charge the on-CPU slice [last, now) of this CPU to the
  * current task (tgid, tid): its row's on-CPU ns and counter deltas, or the
- * idle / filtered stats.  Used at every switch (@at_switch 1) and at every
+ * idle / filtered stats.  Under SS_TASK_CLOCK a task's slice is @kns ns
+ * of the kernel's clock instead, charged when @kok (ss_tslice_next); the
+ * idle task's stays [last, now).  Used at every switch (@at_switch 1) and at every
  * checkpoint.  Returns the row, or NULL when no row was charged: clock went
  * backwards, idle, filtered, map full.  A slice that is not charged (last
  * 0: first on this CPU, or its owner unknown) still returns the row at a
@@ -79,22 +95,33 @@ static __always_inline void ss_sw_ident_read(struct ss_sw_ident *who, __u32 tid,
  * not @at_switch).
  */
 static __always_inline struct ss_val *
-ss_charge_slice(struct ss_cpu *cpu, __u64 now, __u64 last, __u32 tgid,
-		__u32 tid, int at_switch, const struct ss_sw_ident *who)
+ss_charge_slice(struct ss_cpu *cpu, __u64 now, __u64 last, __u64 kns, int kok,
+		__u32 tgid, __u32 tid, int at_switch,
+		const struct ss_sw_ident *who)
 {
 	struct ss_val *val;
+	__u64 ns = now - last;
+	int have = last != 0;
 
-	if (last == 0) { /* counted by the caller: first or missed */
+#if SS_TASK_CLOCK
+	/* a task's time on the kernel's clock; the idle task's (which
+	 * keeps none) on the window */
+	if (tid) {
+		ns = kns;
+		have = kok;
+	}
+#endif
+	if (!have) { /* counted by the caller: first or missed */
 		if (!at_switch || tid == 0 || !ss_task_selected(tgid, tid))
 			return NULL;
-	} else if (now < last) {
+	} else if ((!SS_TASK_CLOCK || tid == 0) && now < last) {
 		ss_cpu_stat_add(cpu, SS_STAT_ANOMALY, 1);
 		return NULL;
 	} else if (tid == 0) {
-		ss_cpu_stat_add(cpu, SS_STAT_IDLE_NS, now - last);
+		ss_cpu_stat_add(cpu, SS_STAT_IDLE_NS, ns);
 		return NULL;
 	} else if (!ss_task_selected(tgid, tid)) {
-		ss_cpu_stat_add(cpu, SS_STAT_FILTERED_NS, now - last);
+		ss_cpu_stat_add(cpu, SS_STAT_FILTERED_NS, ns);
 		return NULL;
 	}
 
@@ -107,12 +134,12 @@ ss_charge_slice(struct ss_cpu *cpu, __u64 now, __u64 last, __u32 tgid,
 #else
 	val = ss_current_val(tgid, tid);
 #endif
-	if (!val || last == 0)
+	if (!val || !have)
 		return val;
 	if (SS_ROW_CACHE_BITS && at_switch) /* this CPU's own entry */
-		val->oncpu_ns += now - last;
+		val->oncpu_ns += ns;
 	else
-		__sync_fetch_and_add(&val->oncpu_ns, now - last);
+		__sync_fetch_and_add(&val->oncpu_ns, ns);
 	ss_feature_switch_charge(cpu, val);
 	SS_MEM_CHARGE(cpu, val);
 	return val;
@@ -156,6 +183,78 @@ static __always_inline __u64 ss_slice_next(struct ss_cpu *cpu, __u64 now,
 	return last;
 }
 
+#if SS_TASK_CLOCK
+/*
+ * ss_tslice_next - SS_TASK_CLOCK's ss_slice_next: end this CPU's slice and
+ * start the next one, owned by @next_key, on both clocks.  A task's time
+ * is the kernel's own (se.sum_exec_runtime, what schedstat, getrusage and
+ * cgroup cpu.stat report): its sum now less its sum when the slice began
+ * (cpu->k_sum), so no clock read is needed for it; @now (the window: 0
+ * when not read) is only needed where an idle slice begins or ends, or a
+ * feature times slices.  Returns the window start of the slice ended (0:
+ * unknown, as ss_slice_next), and sets @kns to the task's ns and @kok to 1
+ * when they are to be charged: not for the first slice here (began before
+ * we started), nor after a hotplug.  After a switch the kernel did not
+ * report (@key is not the task seen arriving), a task of the fair class is
+ * charged its time since it was picked (prev_sum_exec_runtime; no event
+ * here has come since, or it would have adopted the task, so none of it
+ * was charged or belongs to an earlier interval); another class's is not
+ * (SS_STAT_UNREPORTED, SS_STAT_RECOVERED).  @at_switch: at sched_switch,
+ * @key and @next_key are its typed task pointers; else (a resync) the
+ * current task is both.  @tid: the task leaving (0: idle).
+ */
+static __always_inline __u64 ss_tslice_next(struct ss_cpu *cpu, __u64 now,
+					    __u64 key, __u64 next_key,
+					    __u32 tid, int at_switch,
+					    __u64 *kns, int *kok)
+{
+	__u64 last = cpu->last_switch_ns, ksum, nsum, d, unknown = 0;
+
+	if (at_switch) {
+		ksum = ss_arg_task_sum_exec(key);
+		nsum = ss_arg_task_sum_exec(next_key);
+	} else {
+		ksum = nsum = ss_current_sum_exec();
+	}
+	*kns = 0;
+	*kok = 0;
+	if (!cpu->k_ok) {
+		ss_cpu_stat_add(cpu, SS_STAT_FIRST_SLICE, 1);
+		last = 0;
+	} else if (cpu->curr_key != key) {
+		ss_cpu_stat_add(cpu, SS_STAT_UNREPORTED, 1);
+		if (now && last && now >= last) {
+			unknown = now - last;
+			ss_cpu_stat_add(cpu, SS_STAT_MISSED_NS, unknown);
+		}
+		last = 0;
+		d = 0;
+		if (tid)
+			d = at_switch ? ss_arg_task_kslice(key)
+				      : ss_current_kslice();
+		if (d) {
+			*kns = d;
+			*kok = 1;
+			ss_cpu_stat_add(cpu, SS_STAT_RECOVERED, 1);
+			ss_cpu_stat_add(cpu, SS_STAT_RECOVERED_NS, d);
+			/* that part of the unknown span has its owner */
+			cpu->stats[SS_STAT_MISSED_NS] -=
+				d < unknown ? d : unknown;
+		}
+	} else if (ksum >= cpu->k_sum) {
+		*kns = ksum - cpu->k_sum;
+		*kok = 1;
+	} else { /* the key's task is another one now (its address reused) */
+		ss_cpu_stat_add(cpu, SS_STAT_ANOMALY, 1);
+	}
+	cpu->curr_key = next_key;
+	cpu->k_sum = nsum;
+	cpu->k_ok = 1;
+	cpu->last_switch_ns = now;
+	return last;
+}
+#endif
+
 /*
  * The prev_state the regular tracepoint reports, from the raw one: R+
  * (TASK_REPORT_MAX) when preempted, else the highest TASK_REPORT bit of
@@ -177,7 +276,7 @@ static __always_inline __u64 ss_report_state(__u64 preempt, __u64 raw)
 	return 0;
 }
 
-#if SS_KCLOCK
+#if SS_KCLOCK && !SS_TASK_CLOCK
 /*
  * ss_kclock_recover - without sched_exit_tp (SS_KCLOCK is only set then),
  * the time of the task leaving that the window could not give, ns, else
@@ -274,11 +373,18 @@ ss_switch(void *ctx, struct ss_cpu *cpu, __u64 now, __u32 tgid, __u32 tid,
 	  int kind_known, int blocked, const char *prev_comm,
 	  const char *next_comm, __u64 next_task, const struct ss_sw_ident *who)
 {
-	__u64 last, unknown;
+	__u64 last, kns = 0;
+	int kok = 0;
 
 	ss_hotplug_check(cpu, tid, 0);
+#if SS_TASK_CLOCK
+	last = ss_tslice_next(cpu, now, key, next_key, tid, 1, &kns, &kok);
+#else
+	__u64 unknown;
+
 	last = ss_slice_next(cpu, now, key, next_key, &unknown);
-#if SS_KCLOCK
+#endif
+#if SS_KCLOCK && !SS_TASK_CLOCK
 	__u64 kx = ss_kclock_recover(cpu, now, last, unknown, tid);
 #endif
 	ss_cpu_stat_add(cpu, SS_STAT_SWITCHES, 1);
@@ -288,9 +394,10 @@ ss_switch(void *ctx, struct ss_cpu *cpu, __u64 now, __u32 tgid, __u32 tid,
 	SS_BLAME_SWITCH();
 	SS_TRACE_SWITCH(SS_SWITCH_COMMS);
 
-	struct ss_val *val = ss_charge_slice(cpu, now, last, tgid, tid, 1, who);
+	struct ss_val *val =
+		ss_charge_slice(cpu, now, last, kns, kok, tgid, tid, 1, who);
 
-#if SS_KCLOCK
+#if SS_KCLOCK && !SS_TASK_CLOCK
 	ss_kclock_charge(cpu, val, kx, tgid, tid);
 #endif
 #if SS_ROW_CACHE_BITS
@@ -325,10 +432,136 @@ ss_switch(void *ctx, struct ss_cpu *cpu, __u64 now, __u32 tgid, __u32 tid,
 #endif
 }
 
+#if SS_TASK_CLOCK && SS_SE_CFS_RQ && SS_CFS_RQ_RQ && (SS_RQ_STEAL || SS_RQ_IRQ)
+#define SS_KEXCL 1
+/*
+ * ss_kexcl_read - what the kernel's task clock (rq_clock_task) has left
+ * out on this CPU so far, ns: its run queue's prev_steal_time_rq plus
+ * prev_irq_time (each where the kernel has it; offsets from BTF), reached
+ * from @task (se.cfs_rq->rq: every task's, the idle task's too, is its
+ * CPU's run queue).  @typed: @task is a typed sched_switch argument (plain
+ * loads); else @task is ignored and the current task's is read.  Sets *ok
+ * to 0 when a pointer on the way is NULL.
+ */
+static __always_inline __u64 ss_kexcl_read(__u64 task, int typed, int *ok)
+{
+	__u64 cfs = 0, rq = 0, x = 0, v = 0;
+
+	*ok = 0;
+	if (typed) {
+		cfs = *(__u64 *)(task + SS_SE_CFS_RQ);
+		if (!cfs)
+			return 0;
+		rq = *(__u64 *)(cfs + SS_CFS_RQ_RQ);
+		if (!rq)
+			return 0;
+		if (SS_RQ_STEAL)
+			x += *(__u64 *)(rq + SS_RQ_STEAL);
+		if (SS_RQ_IRQ)
+			x += *(__u64 *)(rq + SS_RQ_IRQ);
+		*ok = 1;
+		return x;
+	}
+#if SS_TASK_BTF_PTR
+	cfs = *(__u64 *)((__u64)bpf_get_current_task_btf() + SS_SE_CFS_RQ);
+	if (!cfs)
+		return 0;
+	rq = *(__u64 *)(cfs + SS_CFS_RQ_RQ);
+	if (!rq)
+		return 0;
+	if (SS_RQ_STEAL)
+		x += *(__u64 *)(rq + SS_RQ_STEAL);
+	if (SS_RQ_IRQ)
+		x += *(__u64 *)(rq + SS_RQ_IRQ);
+#else
+	bpf_probe_read_kernel(&cfs, sizeof(cfs),
+			      (void *)(bpf_get_current_task() + SS_SE_CFS_RQ));
+	if (!cfs ||
+	    bpf_probe_read_kernel(&rq, sizeof(rq),
+				  (void *)(cfs + SS_CFS_RQ_RQ)) ||
+	    !rq)
+		return 0;
+	if (SS_RQ_STEAL) {
+		bpf_probe_read_kernel(&v, sizeof(v),
+				      (void *)(rq + SS_RQ_STEAL));
+		x += v;
+	}
+	if (SS_RQ_IRQ) {
+		v = 0;
+		bpf_probe_read_kernel(&v, sizeof(v), (void *)(rq + SS_RQ_IRQ));
+		x += v;
+	}
+#endif
+	*ok = 1;
+	return x;
+}
+
+/*
+ * ss_kexcl_step - at a checkpoint or edge: SS_STAT_KEXCL_NS gets what the
+ * task clock left out on this CPU since the last reading (--check adds
+ * it); when the idle task runs, the part of it in the idle slice so far
+ * goes to SS_STAT_KEXCL_IDLE_NS too (ss_kexcl_idle).
+ */
+static __always_inline void ss_kexcl_step(struct ss_cpu *cpu, __u32 tid)
+{
+	int ok;
+	__u64 x = ss_kexcl_read(0, 0, &ok);
+
+	if (!ok)
+		return;
+	if (cpu->kexcl_have && x >= cpu->kexcl_prev)
+		ss_cpu_stat_add(cpu, SS_STAT_KEXCL_NS, x - cpu->kexcl_prev);
+	cpu->kexcl_prev = x;
+	cpu->kexcl_have = 1;
+	if (tid == 0) { /* the idle slice goes on from here */
+		if (cpu->kexcl_idle_ok && x >= cpu->kexcl_idle0)
+			ss_cpu_stat_add(cpu, SS_STAT_KEXCL_IDLE_NS,
+					x - cpu->kexcl_idle0);
+		cpu->kexcl_idle0 = x;
+		cpu->kexcl_idle_ok = 1;
+	}
+}
+
+/*
+ * ss_kexcl_idle - at a switch from or to the idle task (@prev_idle,
+ * @next_idle; @prev and @next typed): the steal (and IRQ time) of the
+ * idle slice ending goes to SS_STAT_KEXCL_IDLE_NS, for --check: the idle
+ * slices are on the window, which has it, so it is not added again.
+ */
+static __always_inline void ss_kexcl_idle(struct ss_cpu *cpu, __u64 prev,
+					  __u64 next, int prev_idle,
+					  int next_idle)
+{
+	int ok;
+	__u64 x;
+
+	if (!prev_idle && !next_idle)
+		return;
+	x = ss_kexcl_read(prev_idle ? prev : next, 1, &ok);
+	if (prev_idle && ok && cpu->kexcl_idle_ok && x >= cpu->kexcl_idle0)
+		ss_cpu_stat_add(cpu, SS_STAT_KEXCL_IDLE_NS,
+				x - cpu->kexcl_idle0);
+	cpu->kexcl_idle0 = x;
+	cpu->kexcl_idle_ok = ok && next_idle;
+}
+#define SS_KEXCL_STEP(cpu, tid) ss_kexcl_step(cpu, tid)
+#define SS_KEXCL_IDLE(cpu, prev, next, pi, ni) \
+	ss_kexcl_idle(cpu, prev, next, pi, ni)
+#else
+#define SS_KEXCL 0
+#define SS_KEXCL_STEP(cpu, tid) \
+	do {                    \
+	} while (0)
+#define SS_KEXCL_IDLE(cpu, prev, next, pi, ni) \
+	do {                                   \
+	} while (0)
+#endif
+
 #if SS_RAW_TP
 /* next's thread id is read only for the features that use it (the row
  * cache: is it the idle task) */
-#if SS_TRACE || SS_BLAME || SS_HIST_ONCPU || SS_HIST_WAITS || SS_ROW_CACHE_BITS
+#if SS_TRACE || SS_BLAME || SS_HIST_ONCPU || SS_HIST_WAITS || \
+	SS_ROW_CACHE_BITS || SS_TASK_CLOCK
 #define SS_RAW_NEXT_TID(next) ss_arg_task_pid(next)
 #else
 #define SS_RAW_NEXT_TID(next) 0
@@ -355,7 +588,9 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 	if (!cpu)
 		return 0;
 
-	__u64 now = bpf_ktime_get_ns();
+	/* the window's clock: under SS_TASK_CLOCK read below, only where
+	 * an idle slice begins or ends (SS_NOW_EVERY_SWITCH) */
+	__u64 now = SS_NOW_EVERY_SWITCH ? bpf_ktime_get_ns() : 0;
 
 	ss_feature_counters_read(cpu); /* next to the clock */
 	__u64 preempt = ctx->args[0], prev = ctx->args[1], next = ctx->args[2];
@@ -376,9 +611,12 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 #endif
 	int kind, blocked = 0;
 	struct ss_sw_ident who;
+	__u32 next_tid = SS_RAW_NEXT_TID(next);
 
-	/* the current task is prev: under tp_btf, read in place from it */
+	if (!SS_NOW_EVERY_SWITCH && (!tid || !next_tid))
+		now = bpf_ktime_get_ns();
 #if SS_TP_BTF
+	/* the current task is prev: under tp_btf, read in place from it */
 	ss_sw_ident_read(&who, tid, prev);
 #else
 	ss_sw_ident_read(&who, tid, SS_CUR_TASK());
@@ -420,9 +658,10 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 	}
 	/* the hooks (histograms, blame, trace) read it as the tracepoint's */
 	prev_state = ss_report_state(preempt, raw_state);
-	ss_switch(ctx, cpu, now, tgid, tid, prev, next, SS_RAW_NEXT_TID(next),
-		  prev_state, kind, 1, blocked, NULL, NULL, next, &who);
+	ss_switch(ctx, cpu, now, tgid, tid, prev, next, next_tid, prev_state,
+		  kind, 1, blocked, NULL, NULL, next, &who);
 	cpu->curr_nvcsw = ss_arg_task_nvcsw(next);
+	SS_KEXCL_IDLE(cpu, prev, next, tid == 0, next_tid == 0);
 	SS_OFFCPU_RAW_SWITCH(cpu, next);
 	SS_BLAME_TAIL(ctx, 0);
 	return 0;
@@ -551,8 +790,14 @@ static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 	__u64 key = tid;
 #endif
 	ss_hotplug_check(cpu, tid, 1);
+	__u64 kns = 0;
+	int kok = 0;
+#if SS_TASK_CLOCK
+	last = ss_tslice_next(cpu, now, key, key, tid, 0, &kns, &kok);
+#else
 	last = ss_slice_next(cpu, now, key, key, &unknown);
-#if SS_KCLOCK
+#endif
+#if SS_KCLOCK && !SS_TASK_CLOCK
 	/* the running task's time before now: at its switch (above) */
 	if (unknown && ck == SS_RS_CHECKPOINT) {
 		cpu->adopt_ns = now;
@@ -581,7 +826,9 @@ static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 		SS_BLAME_UNREPORTED();
 		SS_OFFCPU_UNREPORTED();
 	}
-	ss_charge_slice(cpu, now, last, tgid, tid, 0, NULL);
+	ss_charge_slice(cpu, now, last, kns, kok, tgid, tid, 0, NULL);
+	if (ck != SS_RS_UNREPORTED)
+		SS_KEXCL_STEP(cpu, tid);
 #if SS_ROW_CACHE_BITS
 	if (ck == SS_RS_EDGE) /* this interval's rows whole for the host */
 		ss_row_cache_flush(cpu);

@@ -36,6 +36,27 @@
 #ifndef SS_TASK_BTF_PTR
 #define SS_TASK_BTF_PTR 0 /* 1: bpf_get_current_task_btf() (identity.bpf.h) */
 #endif
+#ifndef SS_TASK_CLOCK
+#define SS_TASK_CLOCK 0 /* 1: rows' on-CPU time on the kernel's clock */
+#endif
+/*
+ * What the kernel's task clock leaves out (switch.bpf.c ss_kexcl_step),
+ * byte offsets from BTF, 0 where the kernel has no such field:
+ * task_struct.se.cfs_rq, cfs_rq.rq, rq.prev_steal_time_rq (steal), and
+ * rq.prev_irq_time (IRQ time, CONFIG_IRQ_TIME_ACCOUNTING)
+ */
+#ifndef SS_SE_CFS_RQ
+#define SS_SE_CFS_RQ 0
+#endif
+#ifndef SS_CFS_RQ_RQ
+#define SS_CFS_RQ_RQ 0
+#endif
+#ifndef SS_RQ_STEAL
+#define SS_RQ_STEAL 0
+#endif
+#ifndef SS_RQ_IRQ
+#define SS_RQ_IRQ 0
+#endif
 
 #if SS_RAW_TP
 /*
@@ -255,6 +276,59 @@ static __always_inline __u64 ss_current_kslice(void)
 	if (policy != 0 && policy != 3 && policy != 5)
 		return 0;
 	return sum > prev ? sum - prev : 0;
+}
+#endif
+
+#if SS_TASK_CLOCK && !(SS_KCLOCK && SS_TP_BTF && SS_RAW_TP)
+#error "SS_TASK_CLOCK needs SS_KCLOCK, SS_TP_BTF and SS_RAW_TP"
+#endif
+
+#if SS_TASK_CLOCK
+/*
+ * ss_arg_task_sum_exec - @task->se.sum_exec_runtime, ns: the kernel's own
+ * clock of the task's time on CPU (rq_clock_task: steal and, where the
+ * kernel accounts it, IRQ time left out), as schedstat, getrusage and
+ * cgroup cpu.stat report it.  @task: a typed sched_switch argument, read
+ * in place.  At sched_switch it is fresh for prev (update_curr ran when
+ * prev was put) and settled for next (not running since).
+ */
+static __always_inline __u64 ss_arg_task_sum_exec(__u64 task)
+{
+	return *(__u64 *)(task + SS_TASK_SUM_EXEC);
+}
+
+/*
+ * ss_arg_task_kslice - @task's time since the fair class last picked it,
+ * ns (sum_exec_runtime - prev_sum_exec_runtime), or 0 for a task of
+ * another class (they keep no prev_sum_exec_runtime); in place, as above.
+ */
+static __always_inline __u64 ss_arg_task_kslice(__u64 task)
+{
+	unsigned int policy = *(unsigned int *)(task + SS_TASK_POLICY);
+	__u64 sum = *(__u64 *)(task + SS_TASK_SUM_EXEC);
+	__u64 prev = *(__u64 *)(task + SS_TASK_PREV_SUM_EXEC);
+
+	if (policy != 0 && policy != 3 && policy != 5)
+		return 0;
+	return sum > prev ? sum - prev : 0;
+}
+
+/*
+ * ss_current_sum_exec - the current task's se.sum_exec_runtime, ns, as of
+ * the kernel's last update of it (update_curr: at the tick, a wakeup, a
+ * switch), so up to a tick behind while it runs.
+ */
+static __always_inline __u64 ss_current_sum_exec(void)
+{
+	__u64 sum = 0;
+#if SS_TASK_BTF_PTR
+	sum = *(__u64 *)((__u64)bpf_get_current_task_btf() + SS_TASK_SUM_EXEC);
+#else
+	bpf_probe_read_kernel(
+		&sum, sizeof(sum),
+		(void *)(bpf_get_current_task() + SS_TASK_SUM_EXEC));
+#endif
+	return sum;
 }
 #endif
 

@@ -36,6 +36,12 @@
 #   readctr   the same with one bpf_perf_event_read_value of a per-CPU
 #             cpu-clock counter: what the kernel's own counter read costs
 #             (empty_btf --read)
+#   ktime     the empty tp_btf program with one bpf_ktime_get_ns(): what
+#             the sched_switch window's clock read costs a switch
+#             (empty_btf --ktime)
+#   kclock    the empty tp_btf program loading prev's and next's
+#             se.sum_exec_runtime in place: what the kernel's own per-task
+#             clock would cost instead (empty_btf --kclock)
 #   bpftrace  tracepoint:sched:sched_switch { @[args->prev_comm] = count(); }
 #   runqlat   bcc's runqlat (bpfcc-tools: runqlat-bpfcc)
 #
@@ -119,11 +125,11 @@ for p in perf $(cd /usr/bin && ls perf_* 2>/dev/null | sort -rV); do
 done
 [ -n "$PERF" ] || { echo "bench: perf not found or not working (apt-get install linux-perf)" >&2; exit 1; }
 
-VARIANTS="base default before exittp nocache offcpu wakers stacks counters blame emptybcc emptybtf readctr bpftrace runqlat"
+VARIANTS="base default before exittp nocache offcpu wakers stacks counters blame emptybcc emptybtf readctr ktime kclock bpftrace runqlat"
 command -v bpftrace >/dev/null || { echo "bench: bpftrace not installed: skipping it" >&2; SKIP="$SKIP""bpftrace "; }
 [ -x "$EMPTY" ] || { echo "bench: $EMPTY missing (build with -DSWITCHSTAT_TESTS=ON): skipping emptybcc" >&2; SKIP="$SKIP""emptybcc "; }
 EMPTYBTF=$(dirname "$EMPTY")/empty_btf
-[ -x "$EMPTYBTF" ] || { echo "bench: $EMPTYBTF missing: skipping emptybtf, readctr" >&2; SKIP="$SKIP""emptybtf readctr "; }
+[ -x "$EMPTYBTF" ] || { echo "bench: $EMPTYBTF missing: skipping emptybtf, readctr, ktime, kclock" >&2; SKIP="$SKIP""emptybtf readctr ktime kclock "; }
 [ -x "$RUNQLAT" ] || { echo "bench: runqlat-bpfcc not installed (bpfcc-tools): skipping it" >&2; SKIP="$SKIP""runqlat "; }
 run_variants=""
 for v in $VARIANTS; do
@@ -194,6 +200,8 @@ launch() {
 	emptybcc) exec "$EMPTY" >"$W/fifo" 2>"$W/err" & ;;
 	emptybtf) exec "$EMPTYBTF" >"$W/fifo" 2>"$W/err" & ;;
 	readctr) exec "$EMPTYBTF" --read >"$W/fifo" 2>"$W/err" & ;;
+	ktime) exec "$EMPTYBTF" --ktime >"$W/fifo" 2>"$W/err" & ;;
+	kclock) exec "$EMPTYBTF" --kclock >"$W/fifo" 2>"$W/err" & ;;
 	bpftrace) (ulimit -l unlimited 2>/dev/null
 		exec bpftrace -B line -e 'BEGIN { printf("Tracing\n"); }
 			tracepoint:sched:sched_switch { @[args->prev_comm] = count(); }') >"$W/fifo" 2>"$W/err" & ;;

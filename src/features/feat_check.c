@@ -17,9 +17,16 @@ static void print_check(struct ss_app *app)
 	uint64_t idle = iv->stats[SS_STAT_IDLE_NS];
 	uint64_t other = iv->stats[SS_STAT_FILTERED_NS];
 	uint64_t missed = iv->stats[SS_STAT_MISSED_NS];
+	/* what the task clock leaves out while tasks run (the idle
+	 * slices, on the window, have their part of it) */
+	uint64_t kexcl =
+		iv->stats[SS_STAT_KEXCL_NS] > iv->stats[SS_STAT_KEXCL_IDLE_NS]
+			? iv->stats[SS_STAT_KEXCL_NS] -
+				  iv->stats[SS_STAT_KEXCL_IDLE_NS]
+			: 0;
 	uint64_t len = iv->interval_ns;
 	uint64_t want = len * app->ncpus_online;
-	uint64_t got = rows + idle + other + missed;
+	uint64_t got = rows + idle + other + missed + kexcl;
 
 	/* since a CPU went offline: the CPU time online, from feat_hotplug */
 	if (app->hotplug_seen && app->iv_online_ns)
@@ -42,6 +49,9 @@ static void print_check(struct ss_app *app)
 	/* slices after a switch nobody saw: CPU time of an unknown owner */
 	if (missed)
 		ss_diag_raw(" + missed %.1f ms", missed / 1e6);
+	/* the kernel's task clock leaves these out of tasks' time */
+	if (app->bpf.task_clock && app->bpf.kexcl_what && *app->bpf.kexcl_what)
+		ss_diag_raw(" + %s %.1f ms", app->bpf.kexcl_what, kexcl / 1e6);
 	ss_diag_raw(" = ");
 	if (app->hotplug_seen)
 		ss_diag_raw("%.1f ms of %d CPUs x %.1f ms less %.1f ms offline",

@@ -184,6 +184,43 @@ out:
 	return ret;
 }
 
+/*
+ * Under the kernel's task clock: where its run queue keeps what that clock
+ * leaves out (steal, IRQ time), for --check (switch.bpf.c ss_kexcl_step);
+ * sets app->bpf.kexcl_what ("" when none is kept or reachable).  Returns
+ * 1 only when the cflags are full.
+ */
+static int kexcl_configure(struct ss_app *app)
+{
+	const struct btf *btf = ss_vmlinux_btf();
+	unsigned int se, secfs, rq, steal = 0, irq = 0, size;
+
+	app->bpf.kexcl_what = "";
+	if (!btf || ss_btf_member(btf, "task_struct", "se", &se, &size) ||
+	    ss_btf_member(btf, "sched_entity", "cfs_rq", &secfs, &size) ||
+	    size != 8 || ss_btf_member(btf, "cfs_rq", "rq", &rq, &size) ||
+	    size != 8 || !rq)
+		return 0;
+	if (ss_btf_member(btf, "rq", "prev_steal_time_rq", &steal, &size) ||
+	    size != 8)
+		steal = 0;
+	if (ss_btf_member(btf, "rq", "prev_irq_time", &irq, &size) || size != 8)
+		irq = 0;
+	if (!steal && !irq)
+		return 0;
+	app->bpf.kexcl_what = steal && irq ? "irq+steal"
+			      : steal	   ? "steal"
+					   : "irq";
+	if (ss_app_define(app, "SS_SE_CFS_RQ", se + secfs) ||
+	    ss_app_define(app, "SS_CFS_RQ_RQ", rq) ||
+	    ss_app_define(app, "SS_RQ_STEAL", steal) ||
+	    ss_app_define(app, "SS_RQ_IRQ", irq)) {
+		fprintf(stderr, "switchstat: too many BPF cflags\n");
+		return 1;
+	}
+	return 0;
+}
+
 /* Choose the path; on the raw one, hand the offsets to the probes. */
 static int path_configure(struct ss_app *app, void *st)
 {
@@ -259,7 +296,25 @@ static int path_configure(struct ss_app *app, void *st)
 		fprintf(stderr, "switchstat: too many BPF cflags\n");
 		return 1;
 	}
-	if (ss_app_define(app, "SS_TP_BTF", app->bpf.tp_btf) ||
+	/*
+	 * Rows' on-CPU time on the kernel's clock (se.sum_exec_runtime, read
+	 * in place from the typed arguments: no clock read at a switch
+	 * between two tasks); SWITCHSTAT_TEST_WINDOW_CLOCK=1 keeps it on
+	 * the sched_switch window (tests, scripts/bench-overhead.sh)
+	 */
+	env = getenv("SWITCHSTAT_TEST_WINDOW_CLOCK");
+	app->bpf.task_clock = app->bpf.kclock && app->bpf.tp_btf &&
+			      !(env && !strcmp(env, "1"));
+	if (app->o.verbose)
+		fprintf(stderr, "switchstat: on-CPU time: %s\n",
+			app->bpf.task_clock
+				? "the kernel's clock (se.sum_exec_runtime, "
+				  "as schedstat and cpu.stat)"
+				: "the sched_switch window (bpf_ktime_get_ns)");
+	if (app->bpf.task_clock && kexcl_configure(app))
+		return 1;
+	if (ss_app_define(app, "SS_TASK_CLOCK", app->bpf.task_clock) ||
+	    ss_app_define(app, "SS_TP_BTF", app->bpf.tp_btf) ||
 	    ss_app_define(app, "SS_RAW_TP", 1) ||
 	    ss_app_define(app, "SS_TASK_PID", o.pid) ||
 	    ss_app_define(app, "SS_TASK_TGID", o.tgid) ||

@@ -35,6 +35,12 @@ struct ss_bpf {
 	bool exit_tp_avail; /* ... the kernel has it (compiled in) */
 	bool kclock; /* raw path: slices after an unreported switch are
 		      * charged from the kernel's clock (switch.bpf.c) */
+	bool task_clock; /* raw path, tp_btf, kclock: rows' on-CPU time is
+			  * the kernel's clock, se.sum_exec_runtime
+			  * (switch.bpf.c SS_TASK_CLOCK; feat_path.c) */
+	const char *kexcl_what; /* ... and what it leaves out that the
+				 * probes read ("steal", "irq+steal"; ""
+				 * none): --check adds it */
 	bool whole_slices; /* set by features whose per-slice figures need
 			    * every slice's start (counters, faults,
 			    * histograms, blame, trace): sched_exit_tp is

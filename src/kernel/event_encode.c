@@ -313,6 +313,46 @@ static void list_sysfs(FILE *f)
 		free(pmus);
 }
 
+/*
+ * After an event's name in --list-events: when it has unit masks and none
+ * is the default, the name alone does not encode (libpfm4: "invalid or
+ * missing unit mask"), so say so and name the first few to add.
+ */
+static void list_needed_umasks(FILE *f, int e, const pfm_event_info_t *einfo)
+{
+	int n = 0, shown = 0;
+	bool dfl = false;
+
+	for (int i = 0; i < einfo->nattrs; i++) {
+		pfm_event_attr_info_t a;
+
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		if (pfm_get_event_attr_info(e, i, PFM_OS_PERF_EVENT_EXT, &a) !=
+			    PFM_SUCCESS ||
+		    a.type != PFM_ATTR_UMASK)
+			continue;
+		n++;
+		dfl |= a.is_dfl;
+	}
+	if (!n || dfl)
+		return;
+	fputs("  (needs a unit mask:", f);
+	for (int i = 0; i < einfo->nattrs && shown < 4; i++) {
+		pfm_event_attr_info_t a;
+
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		if (pfm_get_event_attr_info(e, i, PFM_OS_PERF_EVENT_EXT, &a) !=
+			    PFM_SUCCESS ||
+		    a.type != PFM_ATTR_UMASK)
+			continue;
+		fprintf(f, " :%s", a.name);
+		shown++;
+	}
+	fprintf(f, "%s)", n > shown ? " ..." : "");
+}
+
 /* ss_events_list - see event_encode.h */
 int ss_events_list(FILE *f)
 {
@@ -351,9 +391,11 @@ int ss_events_list(FILE *f)
 			memset(&einfo, 0, sizeof(einfo));
 			einfo.size = sizeof(einfo);
 			if (pfm_get_event_info(e, PFM_OS_PERF_EVENT_EXT,
-					       &einfo) == PFM_SUCCESS)
-				fprintf(f, "    %s::%s\n", pinfo.name,
-					einfo.name);
+					       &einfo) != PFM_SUCCESS)
+				continue;
+			fprintf(f, "    %s::%s", pinfo.name, einfo.name);
+			list_needed_umasks(f, e, &einfo);
+			fputc('\n', f);
 		}
 	}
 	return 0;

@@ -12,6 +12,13 @@
  *                      &buf, 24) into the stack; r0 = 0; exit
  *                      (ctrs: a perf event array holding a cpu-clock
  *                      counter per CPU, the kernel's own read cost)
+ *   empty_btf --ktime  bpf_ktime_get_ns() into the stack; r0 = 0; exit
+ *                      (what the sched_switch window's clock read costs)
+ *   empty_btf --kclock prev->se.sum_exec_runtime and
+ *                      next->se.sum_exec_runtime, two plain loads through
+ *                      the typed arguments at their BTF offset, into the
+ *                      stack; r0 = 0; exit (what the kernel's own per-task
+ *                      clock would cost instead: issue 22's alternative)
  *
  * Prints "Tracing... Hit Ctrl-C to end." once attached and waits for
  * SIGINT or SIGTERM.  Exit 1 on any failure, with the reason.
@@ -37,6 +44,39 @@ static void on_signal(int sig)
 	done = 1;
 }
 
+/*
+ * The byte offset of task_struct.se.sum_exec_runtime in @btf, or -1.
+ */
+static int sum_exec_offset(const struct btf *btf)
+{
+	const char *path[] = { "task_struct", "se", "sum_exec_runtime" };
+	int id = btf__find_by_name_kind(btf, path[0], BTF_KIND_STRUCT);
+	int off = 0;
+
+	for (int lvl = 1; lvl < 3; lvl++) {
+		const struct btf_type *t =
+			id > 0 ? btf__type_by_id(btf, id) : NULL;
+		const struct btf_member *m;
+		int i, found = 0;
+
+		if (!t || !btf_is_struct(t))
+			return -1;
+		m = btf_members(t);
+		for (i = 0; i < btf_vlen(t); i++, m++) {
+			if (strcmp(btf__name_by_offset(btf, m->name_off),
+				   path[lvl]))
+				continue;
+			off += (int)(btf_member_bit_offset(t, (__u32)i) / 8);
+			id = (int)m->type;
+			found = 1;
+			break;
+		}
+		if (!found)
+			return -1;
+	}
+	return off;
+}
+
 static int die(const char *what)
 {
 	fprintf(stderr, "empty_btf: %s: %s\n", what, strerror(errno));
@@ -56,7 +96,14 @@ int main(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct bpf_insn prog[16];
 	int n = 0, map = -1, fd, link, id;
-	bool read = argc > 1 && !strcmp(argv[1], "--read");
+	const char *mode = argc > 1 ? argv[1] : "";
+	bool read = !strcmp(mode, "--read");
+	bool ktime = !strcmp(mode, "--ktime");
+	bool kclock = !strcmp(mode, "--kclock");
+	const char *name = read	    ? "read_ctr_switch"
+			   : ktime  ? "ktime_switch"
+			   : kclock ? "kclock_switch"
+				    : "empty_switch";
 	struct btf *vmlinux;
 	LIBBPF_OPTS(bpf_prog_load_opts, opts);
 
@@ -109,14 +156,42 @@ int main(int argc, char **argv)
 		prog[n++] = INSN(BPF_JMP | BPF_CALL, 0, 0, 0,
 				 BPF_FUNC_perf_event_read_value);
 	}
+	if (ktime) {
+		prog[n++] = INSN(BPF_JMP | BPF_CALL, 0, 0, 0,
+				 BPF_FUNC_ktime_get_ns);
+		/* *(u64 *)(r10 - 8) = r0 */
+		prog[n++] = INSN(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10,
+				 BPF_REG_0, -8, 0);
+	}
+	if (kclock) {
+		int off = sum_exec_offset(vmlinux);
+
+		if (off < 0 || off > 32767) {
+			errno = ENOENT;
+			return die("task_struct.se.sum_exec_runtime in BTF");
+		}
+		/* r2 = args[1] (prev), r3 = args[2] (next) */
+		prog[n++] = INSN(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_2,
+				 BPF_REG_1, 8, 0);
+		prog[n++] = INSN(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_3,
+				 BPF_REG_1, 16, 0);
+		/* r4 = prev->se.sum_exec_runtime, r5 = next's */
+		prog[n++] = INSN(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_4,
+				 BPF_REG_2, (short)off, 0);
+		prog[n++] = INSN(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_5,
+				 BPF_REG_3, (short)off, 0);
+		prog[n++] = INSN(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10,
+				 BPF_REG_4, -8, 0);
+		prog[n++] = INSN(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10,
+				 BPF_REG_5, -16, 0);
+	}
 	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
 	prog[n++] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
 
 	opts.expected_attach_type = BPF_TRACE_RAW_TP;
 	opts.attach_btf_id = (__u32)id;
-	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING,
-			   read ? "read_ctr_switch" : "empty_switch", "GPL",
-			   prog, (size_t)n, &opts);
+	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, name, "GPL", prog, (size_t)n,
+			   &opts);
 	if (fd < 0)
 		return die("load");
 	link = bpf_raw_tracepoint_open(NULL, fd);

@@ -241,6 +241,31 @@ unowned_slices() {
 		awk '{ s += $1 } END { print s + 0 }'
 }
 
+# kernel_tick_ms: the kernel's tick (1000 / CONFIG_HZ) in ms, from the
+# running kernel's config (/proc/config.gz or /boot/config-$(uname -r));
+# 10 (HZ=100, the longest) when neither is there
+kernel_tick_ms() {
+	local hz
+	hz=$({ zcat /proc/config.gz 2>/dev/null || cat "/boot/config-$(uname -r)" 2>/dev/null; } |
+		sed -n 's/^CONFIG_HZ=\([0-9]*\)$/\1/p' | head -n 1)
+	[ -n "$hz" ] && [ "$hz" -gt 0 ] || hz=100
+	awk -v hz="$hz" 'BEGIN { printf "%g\n", 1000 / hz }'
+}
+
+# task_clock_lag_ms ERRFILE: under the kernel's task clock (the tool's -v
+# in ERRFILE says "on-CPU time: the kernel's clock"), how late, in ms, a
+# CPU's share of an interval may be charged: the kernel updates a running
+# task's se.sum_exec_runtime at its ticks, so at an interval edge the task
+# running there is charged up to one tick late (in the next interval); 0
+# on the window clock
+task_clock_lag_ms() {
+	if grep -q "on-CPU time: the kernel's clock" "$1"; then
+		kernel_tick_ms
+	else
+		echo 0
+	fi
+}
+
 # within_pct GOT WANT PCT: |GOT - WANT| <= PCT% of WANT (prints the error)
 within_pct() {
 	python3 - "$1" "$2" "$3" <<'PY'

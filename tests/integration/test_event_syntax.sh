@@ -12,7 +12,10 @@
 #  - bad PMU syntax and unknown names exit 2 with one message naming what
 #    is missing; a libpfm4 vendor name on a machine without that PMU
 #    exits 1 ("hardware counters unavailable"), as a table name does;
-#  - --list-events lists the sysfs PMUs and libpfm4's detected ones.
+#  - --list-events lists the sysfs PMUs and libpfm4's detected ones; an
+#    event with unit masks and no default one is listed with "(needs a
+#    unit mask: :A :B ...)": alone it exits 2, with the first named it
+#    encodes (exit 1 without a PMU).
 . "$(dirname "$0")/lib.sh"
 need_root
 
@@ -35,12 +38,26 @@ info "--list-events: $(wc -l <"$T/list.out") lines"
 
 # a vendor event through libpfm4: encoded, then no PMU here (exit 1), or
 # counted where the machine has one
+# counted where the machine has one: the first listed that encodes as it
+# stands, and the first that needs a unit mask, with the first it names
+# (alone, the list says it needs one, and libpfm4 refuses it)
 pfm_event=$(awk '/^libpfm4/ { on = 1; next }
-	on && /^    / && $1 !~ /^perf/ { print $1; exit }' "$T/list.out")
-if [ -n "$pfm_event" ] && ! ls /sys/bus/event_source/devices/ |
+	on && /^    / && $1 !~ /^perf/ && !/needs a unit mask/ { print $1; exit }' "$T/list.out")
+pfm_needy=$(awk '/^libpfm4/ { on = 1; next }
+	on && /^    / && $1 !~ /^perf/ && /needs a unit mask: :/ {
+		sub(/.*needs a unit mask: /, ""); print $0; exit }' "$T/list.out" | awk '{ print $1 }')
+pfm_needy_name=$(awk '/^libpfm4/ { on = 1; next }
+	on && /^    / && $1 !~ /^perf/ && /needs a unit mask: :/ { print $1; exit }' "$T/list.out")
+if ! ls /sys/bus/event_source/devices/ |
 	grep -qE '^(cpu|cpu_core|cpu_atom|armv.*)$'; then
-	expect_exit 1 "cannot count \"$pfm_event\": hardware counters unavailable" \
-		-e "$pfm_event" -d 1
+	[ -z "$pfm_event" ] ||
+		expect_exit 1 "cannot count \"$pfm_event\": hardware counters unavailable" \
+			-e "$pfm_event" -d 1
+	if [ -n "$pfm_needy_name" ]; then
+		expect_exit 2 "missing unit mask" -e "$pfm_needy_name" -d 1
+		expect_exit 1 "hardware counters unavailable" \
+			-e "$pfm_needy_name$pfm_needy" -d 1
+	fi
 fi
 
 bg taskset -c 0 "$WORKLOADS/spinner" 0 evspinA
