@@ -14,6 +14,9 @@
 #             (SWITCHSTAT_TEST_EXIT_TP=1: as features that need every
 #             slice's start have it), for what catching the switches the
 #             kernel does not report there costs
+#   window    default with its rows on the sched_switch window
+#             (SWITCHSTAT_TEST_WINDOW_CLOCK=1: bpf_ktime_get_ns at every
+#             switch, as before the kernel's task clock)
 #   nocache   default without the per-CPU row cache
 #             (SWITCHSTAT_TEST_NO_ROW_CACHE=1: a row-map lookup and
 #             atomic adds at every switch)
@@ -125,7 +128,7 @@ for p in perf $(cd /usr/bin && ls perf_* 2>/dev/null | sort -rV); do
 done
 [ -n "$PERF" ] || { echo "bench: perf not found or not working (apt-get install linux-perf)" >&2; exit 1; }
 
-VARIANTS="base default before exittp nocache offcpu wakers stacks counters blame emptybcc emptybtf readctr ktime kclock bpftrace runqlat"
+VARIANTS="base default window before exittp nocache offcpu wakers stacks counters blame emptybcc emptybtf readctr ktime kclock bpftrace runqlat"
 command -v bpftrace >/dev/null || { echo "bench: bpftrace not installed: skipping it" >&2; SKIP="$SKIP""bpftrace "; }
 [ -x "$EMPTY" ] || { echo "bench: $EMPTY missing (build with -DSWITCHSTAT_TESTS=ON): skipping emptybcc" >&2; SKIP="$SKIP""emptybcc "; }
 EMPTYBTF=$(dirname "$EMPTY")/empty_btf
@@ -189,6 +192,7 @@ launch() {
 	case $1 in
 	default) exec "$SS" -i 1000 >"$W/fifo" 2>"$W/err" & ;;
 	exittp) SWITCHSTAT_TEST_EXIT_TP=1 exec "$SS" -i 1000 >"$W/fifo" 2>"$W/err" & ;;
+	window) SWITCHSTAT_TEST_WINDOW_CLOCK=1 exec "$SS" -i 1000 >"$W/fifo" 2>"$W/err" & ;;
 	nocache) SWITCHSTAT_TEST_NO_ROW_CACHE=1 exec "$SS" -i 1000 >"$W/fifo" 2>"$W/err" & ;;
 	before) SWITCHSTAT_TEST_EXIT_TP=1 SWITCHSTAT_TEST_NO_ROW_CACHE=1 SWITCHSTAT_TEST_NO_KCLOCK=1 \
 		exec "$SS" -i 1000 >"$W/fifo" 2>"$W/err" & ;;
