@@ -96,6 +96,22 @@
  */
 #define SS_HIST_DEFER (SS_FILTER_CGROUP || (SS_FILTER_TGID && !SS_RAW_TP))
 #define SS_HIST_PEND (SS_HIST_PER || SS_HIST_DEFER)
+/*
+ * 1: a run-queue wait whose wakeup the kernel did not report is timed from
+ * the thread's schedstat run_delay (raw path, with its BTF offset).  The
+ * kernel runs no tracepoint programs while a task it hides from tracing is
+ * current, sched_wakeup's neither: a wakeup in an interrupt on a CPU
+ * running such a task (a timer's, measured) is not seen.  A thread seen
+ * blocking and then switched in with no wakeup seen waited that way; its
+ * run_delay grows by exactly that wait when it is switched in, so at its
+ * next switch-out or checkpoint the growth since it blocked is the wait,
+ * on the run queue's clock.
+ */
+#if SS_HIST_RUNQ && SS_RAW_TP && defined(SS_TASK_RUN_DELAY)
+#define SS_HIST_LATE 1
+#else
+#define SS_HIST_LATE 0
+#endif
 
 #if SS_HIST_ONCPU || SS_HIST_WAITS || SS_HIST_OFFSTATE
 BPF_PERCPU_ARRAY(hist_cpu, struct ss_hist_cpu, 1);
@@ -191,6 +207,7 @@ static __always_inline void ss_hist_wait_end(struct ss_hist_cpu *hc, __u32 kind,
 struct ss_hist_task {
 	__u64 off_ns; /* blocked at this time (voluntary switch-out) */
 	__u64 wait_ns; /* runnable since: wakeup or preemption */
+	__u64 rd0; /* SS_HIST_LATE: its run_delay when it blocked */
 };
 
 BPF_HASH(hist_task, __u32, struct ss_hist_task, SS_MAP_ENTRIES);
@@ -221,7 +238,7 @@ static __always_inline void ss_hist_leave(__u32 tid, __u64 prev_state,
 		hist_task.delete(&tid);
 		return;
 	}
-	if (blocked && !SS_HIST_OFFCPU) {
+	if (blocked && !SS_HIST_OFFCPU && !SS_HIST_LATE) {
 		struct ss_hist_task *t = hist_task.lookup(&tid);
 
 		if (t) /* forget a stale wakeup seen while it ran */
@@ -233,8 +250,13 @@ static __always_inline void ss_hist_leave(__u32 tid, __u64 prev_state,
 
 	if (!t)
 		return;
+	/* without SS_HIST_OFFCPU, off_ns only says that it blocked */
 	t->off_ns = blocked ? now : 0;
 	t->wait_ns = blocked ? 0 : now; /* preempted: still runnable */
+#if SS_HIST_LATE
+	if (blocked)
+		t->rd0 = ss_current_run_delay(); /* prev is current */
+#endif
 }
 
 /* next (tid) gets the CPU: its waits end now; keep them in hc. */
@@ -254,6 +276,13 @@ static __always_inline void ss_hist_arrive(struct ss_hist_cpu *hc, __u32 tid,
 		ss_hist_wait_end(hc, SS_HK_OFFCPU, now - t->off_ns);
 	if (SS_HIST_RUNQ && t->wait_ns && now >= t->wait_ns)
 		ss_hist_wait_end(hc, SS_HK_RUNQ, now - t->wait_ns);
+#if SS_HIST_LATE
+	/* blocked, and no wakeup seen: timed by ss_hist_late */
+	if (t->off_ns && !t->wait_ns) {
+		hc->late = 1;
+		hc->late_rd0 = t->rd0;
+	}
+#endif
 	if (SS_HIST_DEFER) { /* made again at its next wait */
 		hist_task.delete(&tid);
 		return;
@@ -264,6 +293,31 @@ static __always_inline void ss_hist_arrive(struct ss_hist_cpu *hc, __u32 tid,
 #endif
 
 #if SS_HIST_ONCPU || SS_HIST_WAITS || SS_HIST_OFFSTATE
+/*
+ * The current task (tgid, tid) leaves the CPU or reaches a checkpoint: if
+ * it was switched in here after a wakeup the kernel did not report
+ * (SS_HIST_LATE), that wait is what its run_delay grew by since it
+ * blocked (the kernel adds it at the switch-in), counted if @selected.
+ */
+static __always_inline void ss_hist_late(struct ss_hist_cpu *hc, __u32 tgid,
+					 __u32 tid, int selected)
+{
+#if SS_HIST_LATE
+	__u64 rd;
+
+	if (!hc->late)
+		return;
+	hc->late = 0;
+	if (!selected || hc->tid != tid)
+		return;
+	rd = ss_current_run_delay();
+	if (rd < hc->late_rd0)
+		return;
+	ss_hist_add(hc, SS_HK_RUNQ, tgid, tid, rd - hc->late_rd0);
+	stat_add(SS_STAT_RUNQ_LATE, 1);
+#endif
+}
+
 /*
  * At sched_switch: prev (tgid, tid: the current task) leaves, next_tid
  * arrives.  @selected: prev is not idle and passes the -p/-t/--cgroup
@@ -279,6 +333,7 @@ static __always_inline void ss_hist_switch(__u64 prev_state, __u32 next_tid,
 	if (!hc)
 		return;
 	ss_hist_flush(hc, tgid, tid, selected);
+	ss_hist_late(hc, tgid, tid, selected);
 	if (selected) {
 		if (SS_HIST_ONCPU && hc->tid == tid && hc->oncpu_start_ns &&
 		    now >= hc->oncpu_start_ns)
@@ -323,6 +378,7 @@ static __always_inline void ss_hist_unreported(__u32 tid, __u64 now)
 		return;
 	hc->tid = tid;
 	hc->oncpu_start_ns = now;
+	hc->late = 0;
 #if SS_HIST_WAITS
 	if (tid)
 		ss_hist_arrive(hc, tid, now);
@@ -345,8 +401,10 @@ static __always_inline void ss_hist_checkpoint(__u32 tgid, __u32 tid,
 	__u32 zero = 0;
 	struct ss_hist_cpu *hc = hist_cpu.lookup(&zero);
 
-	if (hc)
-		ss_hist_flush(hc, tgid, tid, selected);
+	if (!hc)
+		return;
+	ss_hist_flush(hc, tgid, tid, selected);
+	ss_hist_late(hc, tgid, tid, selected);
 }
 
 #define SS_HIST_CHECKPOINT() \

@@ -61,6 +61,8 @@ struct ss_hist_cpu {
 	__u64 pend_ns[SS_HK_MAX]; /* -P/-L: waits of tid not yet recorded */
 	__u32 tid; /* task switched in last (0: idle or unknown) */
 	__u32 pend; /* bit k: pend_ns[k] is valid */
+	__u64 late_rd0; /* late: tid's run_delay at its blocked switch-out */
+	__u64 late; /* 1: tid's wakeup was not reported (hist.bpf.h) */
 	__u64 slots[SS_HK_MAX][SS_HIST_SLOTS]; /* no -P/-L: cumulative */
 };
 

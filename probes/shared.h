@@ -12,7 +12,7 @@
 
 #define SS_COMM_LEN 16
 #define SS_MAX_COUNTERS 8
-#define SS_NR_STATS 22 /* size of enum ss_stat (SS_STAT_MAX) */
+#define SS_NR_STATS 23 /* size of enum ss_stat (SS_STAT_MAX) */
 #define SS_HIST_SLOTS 27 /* log2 slots: 0 .. 2^26 (us) before clamping */
 
 /*
@@ -193,6 +193,11 @@ enum ss_stat {
 			    * reaped (exit_state EXIT_DEAD): wait4 read its
 			    * nvcsw concurrently, before or after this
 			    * switch's add (shared.h, enum ss_switch_kind) */
+	SS_STAT_RUNQ_LATE, /* raw path, --hist runq: run-queue waits of
+			    * threads seen blocking whose wakeup the kernel
+			    * did not report (it ran while a hidden task was
+			    * current), timed from the thread's schedstat
+			    * run_delay at its next switch-out */
 	SS_STAT_KEXCL_NS, /* SS_TASK_CLOCK: time the kernel's task clock
 			   * leaves out on this CPU, ns: the run queue's
 			   * steal (and IRQ time, where accounted) as

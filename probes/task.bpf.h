@@ -127,6 +127,26 @@ static __always_inline __u64 ss_current_nvcsw(void)
 #endif
 }
 
+#ifdef SS_TASK_RUN_DELAY
+/*
+ * The current task's sched_info.run_delay: ns it has waited on a run
+ * queue in all (schedstat's second field, the run queue's clock; each wait
+ * is added as the task is switched in, after sched_switch's tracepoint).
+ */
+static __always_inline __u64 ss_current_run_delay(void)
+{
+	__u64 rd = 0;
+#if SS_TASK_BTF_PTR
+	rd = *(__u64 *)((__u64)bpf_get_current_task_btf() + SS_TASK_RUN_DELAY);
+#else
+	bpf_probe_read_kernel(
+		&rd, sizeof(rd),
+		(void *)(bpf_get_current_task() + SS_TASK_RUN_DELAY));
+#endif
+	return rd;
+}
+#endif
+
 /*
  * The kernel's EXIT_DEAD (include/linux/sched.h, the same value since
  * 2.6): in exit_state once a thread is released (its counts folded into

@@ -105,6 +105,10 @@ static int check_interval(struct ss_app *app, void *st)
 			    app->iv.stats[SS_STAT_RECOVERED],
 			    app->iv.stats[SS_STAT_RECOVERED_NS] / 1e6);
 	if (app->o.verbose && app->bpf.raw_sched)
+		ss_diag_raw("; %" PRIu64 " run-queue waits whose wakeup the "
+			    "kernel did not report (timed by run_delay)",
+			    app->iv.stats[SS_STAT_RUNQ_LATE]);
+	if (app->o.verbose && app->bpf.raw_sched)
 		ss_diag_raw("; BTF offsets checked %" PRIu64 ", wrong %" PRIu64,
 			    app->iv.stats[SS_STAT_BTF_OK],
 			    app->iv.stats[SS_STAT_BTF_BAD]);

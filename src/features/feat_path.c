@@ -327,6 +327,27 @@ static int path_configure(struct ss_app *app, void *st)
 		return 1;
 	}
 	/*
+	 * task_struct.sched_info.run_delay (schedstat's second field, ns on
+	 * the run queue): --hist runq times a wait whose wakeup the kernel
+	 * did not report from it (probes/hist.bpf.h SS_HIST_LATE); without
+	 * it such a wait is not counted
+	 */
+	{
+		const struct btf *btf = ss_vmlinux_btf();
+		unsigned int si, rd, size;
+
+		if (btf &&
+		    !ss_btf_member(btf, "task_struct", "sched_info", &si,
+				   &size) &&
+		    !ss_btf_member(btf, "sched_info", "run_delay", &rd,
+				   &size) &&
+		    size == 8 &&
+		    ss_app_define(app, "SS_TASK_RUN_DELAY", si + rd)) {
+			fprintf(stderr, "switchstat: too many BPF cflags\n");
+			return 1;
+		}
+	}
+	/*
 	 * task_struct.flags (PF_KTHREAD): the row cache is flushed when a CPU
 	 * goes idle after a kernel thread (probes/task.bpf.h
 	 * ss_current_kthread); without it, at every switch to idle
