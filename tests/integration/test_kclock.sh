@@ -17,7 +17,8 @@
 #     said so);
 #  2. it charged no more CPU time than there was: each interval's --check
 #     closure (rows + idle + filtered + unowned = the CPUs' time) is at
-#     most 100.5 %.
+#     most 100.5 %, plus a tick of the interval under the kernel's task
+#     clock (a task running across an edge is charged up to a tick late).
 # Each process's on-CPU time against schedstat is printed for both, not
 # asserted: with ping-pong's short slices and the hidden tasks' time the
 # window differs from schedstat's task clock by up to 2.4 % either way
@@ -74,11 +75,15 @@ for who in spinner:"$S" pingpong:"$PP,$PC"; do
 	info "$name window only: $(within_pct "$win" "$want" 2)"
 	info "$name default (kernel clock after unreported switches): $(within_pct "$kc" "$want" 2)"
 done
+# under the kernel's task clock an interval may also hold up to a tick of
+# its predecessor's time per CPU (task_clock_lag_ms), the last partial one
+# judged like the others
+limit=$(awk -v t="$(task_clock_lag_ms "$T/kc.err")" 'BEGIN { printf "%.2f\n", 100.5 + 100 * t / 1000 }')
 over=$(grep -oE '^check: .*\(([0-9.]+)%\)$' "$T/kc.err" | grep -oE '[0-9.]+%\)$' | tr -d '%)' |
-	awk '$1 > 100.5 { n++ } END { print n + 0 }')
+	awk -v l="$limit" '$1 > l { n++ } END { print n + 0 }')
 ncheck=$(grep -c '^check: ' "$T/kc.err")
 [ "$ncheck" -ge 4 ] || fail "expected --check lines, got $ncheck"
 [ "$over" -eq 0 ] || fail "$over of $ncheck intervals charged more than the CPUs' time: $(grep '^check: ' "$T/kc.err" | tr '\n' ' ')"
-info "closure at most 100.5 % in all $ncheck intervals"
+info "closure at most $limit % in all $ncheck intervals"
 [ "$unrep" -gt 0 ] || info "no unreported switch in the window: this run cannot tell the recovery from its absence"
 pass "slices after unreported switches charged from the kernel's clock, never more than the CPUs' time"
