@@ -535,9 +535,14 @@ static void render(const struct prom_state *pr, const struct ss_app *app,
 		       NULL);
 	per_series(&p, pr, VOFF(voluntary), V_U64, "kind", "voluntary");
 	per_series(&p, pr, VOFF(involuntary), V_U64, "kind", "involuntary");
-	ss_prom_family(&p, "switchstat_oncpu_seconds", SS_PROM_COUNTER,
-		       "Time on a CPU, from sched_switch to sched_switch.",
-		       "seconds");
+	ss_prom_family(
+		&p, "switchstat_oncpu_seconds", SS_PROM_COUNTER,
+		app->bpf.task_clock
+			? "Time on a CPU, the kernel's clock of the task "
+			  "(se.sum_exec_runtime, as schedstat)."
+			: "Time on a CPU, from sched_switch to "
+			  "sched_switch.",
+		"seconds");
 	per_series(&p, pr, VOFF(oncpu_ns), V_SECONDS, NULL, NULL);
 	if (app->info.nr_counters && !app->info.counters_na) {
 		ss_prom_family(&p, "switchstat_perf_events", SS_PROM_COUNTER,
