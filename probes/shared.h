@@ -142,6 +142,8 @@ struct ss_cpu {
 	 */
 	__u64 k_sum;
 	__u64 k_ok;
+	__u64 k_ns; /* the slice just ended, ns, and k_charge 1 when it */
+	__u64 k_charge; /* is to be charged (ss_tslice_next) */
 	__u64 kexcl_prev; /* SS_STAT_KEXCL_NS's last reading (1 in */
 	__u64 kexcl_have; /* kexcl_have: valid) */
 	__u64 kexcl_idle0; /* ... its reading when the idle slice began */

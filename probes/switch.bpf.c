@@ -84,9 +84,9 @@ static __always_inline void ss_sw_ident_read(struct ss_sw_ident *who, __u32 tid,
 /*
  * ss_charge_slice - charge the on-CPU slice [last, now) of this CPU to the
  * current task (tgid, tid): its row's on-CPU ns and counter deltas, or the
- * idle / filtered stats.  Under SS_TASK_CLOCK a task's slice is @kns ns
- * of the kernel's clock instead, charged when @kok (ss_tslice_next); the
- * idle task's stays [last, now).  Used at every switch (@at_switch 1) and at every
+ * idle / filtered stats.  Under SS_TASK_CLOCK a task's slice is cpu->k_ns
+ * ns of the kernel's clock instead, charged when cpu->k_charge
+ * (ss_tslice_next); the idle task's stays [last, now).  Used at every switch (@at_switch 1) and at every
  * checkpoint.  Returns the row, or NULL when no row was charged: clock went
  * backwards, idle, filtered, map full.  A slice that is not charged (last
  * 0: first on this CPU, or its owner unknown) still returns the row at a
@@ -95,9 +95,8 @@ static __always_inline void ss_sw_ident_read(struct ss_sw_ident *who, __u32 tid,
  * not @at_switch).
  */
 static __always_inline struct ss_val *
-ss_charge_slice(struct ss_cpu *cpu, __u64 now, __u64 last, __u64 kns, int kok,
-		__u32 tgid, __u32 tid, int at_switch,
-		const struct ss_sw_ident *who)
+ss_charge_slice(struct ss_cpu *cpu, __u64 now, __u64 last, __u32 tgid,
+		__u32 tid, int at_switch, const struct ss_sw_ident *who)
 {
 	struct ss_val *val;
 	__u64 ns = now - last;
@@ -107,8 +106,8 @@ ss_charge_slice(struct ss_cpu *cpu, __u64 now, __u64 last, __u64 kns, int kok,
 	/* a task's time on the kernel's clock; the idle task's (which
 	 * keeps none) on the window */
 	if (tid) {
-		ns = kns;
-		have = kok;
+		ns = cpu->k_ns;
+		have = cpu->k_charge != 0;
 	}
 #endif
 	if (!have) { /* counted by the caller: first or missed */
@@ -192,8 +191,10 @@ static __always_inline __u64 ss_slice_next(struct ss_cpu *cpu, __u64 now,
  * (cpu->k_sum), so no clock read is needed for it; @now (the window: 0
  * when not read) is only needed where an idle slice begins or ends, or a
  * feature times slices.  Returns the window start of the slice ended (0:
- * unknown, as ss_slice_next), and sets @kns to the task's ns and @kok to 1
- * when they are to be charged: not for the first slice here (began before
+ * unknown, as ss_slice_next), and sets cpu->k_ns to the task's ns and
+ * cpu->k_charge to 1 when they are to be charged (in the map value, not
+ * returned: the verifier then merges this function's paths instead of
+ * carrying each into the features' code after it): not for the first slice here (began before
  * we started), nor after a hotplug.  After a switch the kernel did not
  * report (@key is not the task seen arriving), a task of the fair class is
  * charged its time since it was picked (prev_sum_exec_runtime; no event
@@ -205,8 +206,7 @@ static __always_inline __u64 ss_slice_next(struct ss_cpu *cpu, __u64 now,
  */
 static __always_inline __u64 ss_tslice_next(struct ss_cpu *cpu, __u64 now,
 					    __u64 key, __u64 next_key,
-					    __u32 tid, int at_switch,
-					    __u64 *kns, int *kok)
+					    __u32 tid, int at_switch)
 {
 	__u64 last = cpu->last_switch_ns, ksum, nsum, d, unknown = 0;
 
@@ -216,8 +216,8 @@ static __always_inline __u64 ss_tslice_next(struct ss_cpu *cpu, __u64 now,
 	} else {
 		ksum = nsum = ss_current_sum_exec();
 	}
-	*kns = 0;
-	*kok = 0;
+	cpu->k_ns = 0;
+	cpu->k_charge = 0;
 	if (!cpu->k_ok) {
 		ss_cpu_stat_add(cpu, SS_STAT_FIRST_SLICE, 1);
 		last = 0;
@@ -233,8 +233,8 @@ static __always_inline __u64 ss_tslice_next(struct ss_cpu *cpu, __u64 now,
 			d = at_switch ? ss_arg_task_kslice(key)
 				      : ss_current_kslice();
 		if (d) {
-			*kns = d;
-			*kok = 1;
+			cpu->k_ns = d;
+			cpu->k_charge = 1;
 			ss_cpu_stat_add(cpu, SS_STAT_RECOVERED, 1);
 			ss_cpu_stat_add(cpu, SS_STAT_RECOVERED_NS, d);
 			/* that part of the unknown span has its owner */
@@ -242,8 +242,8 @@ static __always_inline __u64 ss_tslice_next(struct ss_cpu *cpu, __u64 now,
 				d < unknown ? d : unknown;
 		}
 	} else if (ksum >= cpu->k_sum) {
-		*kns = ksum - cpu->k_sum;
-		*kok = 1;
+		cpu->k_ns = ksum - cpu->k_sum;
+		cpu->k_charge = 1;
 	} else { /* the key's task is another one now (its address reused) */
 		ss_cpu_stat_add(cpu, SS_STAT_ANOMALY, 1);
 	}
@@ -373,12 +373,11 @@ ss_switch(void *ctx, struct ss_cpu *cpu, __u64 now, __u32 tgid, __u32 tid,
 	  int kind_known, int blocked, const char *prev_comm,
 	  const char *next_comm, __u64 next_task, const struct ss_sw_ident *who)
 {
-	__u64 last, kns = 0;
-	int kok = 0;
+	__u64 last;
 
 	ss_hotplug_check(cpu, tid, 0);
 #if SS_TASK_CLOCK
-	last = ss_tslice_next(cpu, now, key, next_key, tid, 1, &kns, &kok);
+	last = ss_tslice_next(cpu, now, key, next_key, tid, 1);
 #else
 	__u64 unknown;
 
@@ -394,8 +393,7 @@ ss_switch(void *ctx, struct ss_cpu *cpu, __u64 now, __u32 tgid, __u32 tid,
 	SS_BLAME_SWITCH();
 	SS_TRACE_SWITCH(SS_SWITCH_COMMS);
 
-	struct ss_val *val =
-		ss_charge_slice(cpu, now, last, kns, kok, tgid, tid, 1, who);
+	struct ss_val *val = ss_charge_slice(cpu, now, last, tgid, tid, 1, who);
 
 #if SS_KCLOCK && !SS_TASK_CLOCK
 	ss_kclock_charge(cpu, val, kx, tgid, tid);
@@ -790,10 +788,8 @@ static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 	__u64 key = tid;
 #endif
 	ss_hotplug_check(cpu, tid, 1);
-	__u64 kns = 0;
-	int kok = 0;
 #if SS_TASK_CLOCK
-	last = ss_tslice_next(cpu, now, key, key, tid, 0, &kns, &kok);
+	last = ss_tslice_next(cpu, now, key, key, tid, 0);
 #else
 	last = ss_slice_next(cpu, now, key, key, &unknown);
 #endif
@@ -826,7 +822,7 @@ static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 		SS_BLAME_UNREPORTED();
 		SS_OFFCPU_UNREPORTED();
 	}
-	ss_charge_slice(cpu, now, last, kns, kok, tgid, tid, 0, NULL);
+	ss_charge_slice(cpu, now, last, tgid, tid, 0, NULL);
 	if (ck != SS_RS_UNREPORTED)
 		SS_KEXCL_STEP(cpu, tid);
 #if SS_ROW_CACHE_BITS
