@@ -7,9 +7,11 @@
 #    characters, not 130);
 #  - time events are shown in ms with the unit in the header: two spinners
 #    sharing CPU 0, -e cpu-clock,page-faults,task-clock -M: CPU-CLK(ms) and
-#    TASK-CLK(ms) within 2 % of ONCPU(ms) of the same rows (were the values
-#    ns they would be 10^6 times more), every header distinct (PG-FAULTS
-#    beside -M's FAULTS);
+#    TASK-CLK(ms) within 2 % of ONCPU(ms) of the same rows, or above it by
+#    up to CPU 0's steal over the run more (perf's time events count
+#    stolen time, ONCPU on the kernel's task clock does not; were the
+#    values ns they would be 10^6 times more), every header distinct
+#    (PG-FAULTS beside -M's FAULTS);
 #  - the same wide table (146 characters) with COLUMNS=80 (a pipe), and in
 #    a pseudo-terminal of 70 columns (TIOCGWINSZ, COLUMNS unset): no line
 #    is wider, PID COMM VOL INVOL ONCPU(ms) stay, one stderr line names
@@ -69,10 +71,13 @@ bg taskset -c 0 "$WORKLOADS/spinner" 0 colspinB
 SPIN_B=$BG_LAST
 EV=(-e cpu-clock,page-faults,task-clock -M -n 0 -i 500)
 
+steal_begin 0 # the spinners' CPU
 env -u COLUMNS "$SWITCHSTAT" "${EV[@]}" -d 2 >"$T/wide.out" 2>"$T/wide.err" ||
 	{ cat "$T/wide.err" >&2; fail "wide run: exit $?"; }
-python3 - "$T/wide.out" "$SPIN_A" "$SPIN_B" <<'PY' || fail "time events in ms"
+steal_end "wide run"
+python3 - "$T/wide.out" "$STEAL_NS" "$SPIN_A" "$SPIN_B" <<'PY' || fail "time events in ms"
 import sys
+steal = int(sys.argv[2]) / 1e6 # ms the time events may exceed ONCPU by
 want = ["PID", "COMM", "SWITCH", "VOL", "INVOL", "ONCPU(ms)", "%CPU",
         "CPU-CLK(ms)", "PG-FAULTS", "TASK-CLK(ms)", "FAULTS", "PGALLOC", "RECLAIM(ms)"]
 head, on, clk, task = None, 0.0, 0.0, 0.0
@@ -82,15 +87,17 @@ for line in open(sys.argv[1], encoding="latin-1"):
         head = f
         assert head == want, head
         assert len(set(head)) == len(head), "headers not unique: %s" % head
-    elif head and len(f) == len(head) and f[0] in sys.argv[2:]:
+    elif head and len(f) == len(head) and f[0] in sys.argv[3:]:
         r = dict(zip(head, f))
         on += float(r["ONCPU(ms)"])
         clk += float(r["CPU-CLK(ms)"])
         task += float(r["TASK-CLK(ms)"])
 assert on > 500, "spinners only %.1f ms on CPU" % on
 for name, v in (("CPU-CLK(ms)", clk), ("TASK-CLK(ms)", task)):
-    assert abs(v - on) <= 0.02 * on, "%s %.2f vs ONCPU(ms) %.2f" % (name, v, on)
-print("  spinners: ONCPU %.2f ms, CPU-CLK %.2f ms, TASK-CLK %.2f ms" % (on, clk, task))
+    assert -0.02 * on <= v - on <= 0.02 * on + steal, \
+        "%s %.2f vs ONCPU(ms) %.2f (limit 2%% + %.3f ms steal above)" % (name, v, on, steal)
+print("  spinners: ONCPU %.2f ms, CPU-CLK %.2f ms, TASK-CLK %.2f ms "
+      "(limit 2%% + %.3f ms steal above)" % (on, clk, task, steal))
 PY
 w=$(widest "$T/wide.out")
 [ "$w" -gt 100 ] || fail "the wide table is only $w wide: nothing to fit"

@@ -19,7 +19,9 @@
 #  - no thread row over 101 % of one CPU in any interval;
 #  - the spinner's on-CPU time is within 2 % of its schedstat, and its
 #    cpu-clock counter within 1 % of its on-CPU time (the counter was
-#    reopened on CPU 1);
+#    reopened on CPU 1), or above it by up to CPU 1's steal over the
+#    spinner's run more (cpu-clock counts stolen time, the rows' on-CPU
+#    time on the kernel's task clock does not);
 #  - the interval checkpoints ran on every online CPU: their run count
 #    (--self-stats) is at least 85 % of the CPU time online over the
 #    checkpoint period (without a new event on CPU 1 it is near 65 %;
@@ -37,8 +39,8 @@
 # reopened; the old one stays off and CPU 1's events were lost).
 # Then CPU 1 offline while the tool starts (its per-CPU events opened
 # without it) and back before the hotplug listener runs: the spinner on
-# CPU 1 has its cpu-clock (within 1 % of its on-CPU time, never 0 or
-# empty) and --check counts 2 CPUs, never over 101 %.
+# CPU 1 has its cpu-clock (within 1 % of its on-CPU time, + CPU 1's steal
+# above, never 0 or empty) and --check counts 2 CPUs, never over 101 %.
 # CPU 1 is put back online on every exit path.  Skipped (77) when CPU 1
 # cannot be taken offline here.
 . "$(dirname "$0")/lib.sh"
@@ -75,17 +77,20 @@ cpu1_is 0
 sleep 3 # the offline time being tested
 echo 1 >"$ONLINE" || fail "cannot bring CPU 1 back online"
 cpu1_is 1
+steal_begin 1 # the spinner's CPU
 bg taskset -c 1 "$WORKLOADS/spinner" 0
 SP=$BG_LAST
 sleep 4 # the spinner's run
 freeze "$SP"
+steal_end "the spinner's run"
 sched=$(schedstat_sum "$SP")
 stop_tool
 
-python3 - "$T/h.out" "$T/h.err" "$SP" "$sched" "$T/stat" <<'PY' || fail "see above"
+python3 - "$T/h.out" "$T/h.err" "$SP" "$sched" "$T/stat" "$STEAL_NS" <<'PY' || fail "see above"
 import bisect, csv, re, sys
 out, err, sp, sched = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
 stat = sys.argv[5]
+steal = float(sys.argv[6]) # ns cpu-clock may exceed on-CPU time by
 period_ms = 1000 / 200
 ok = True
 checks, verbose = [], []
@@ -199,10 +204,12 @@ oncpu = sum(float(r["oncpu_ns"]) for r in mine)
 clock = sum(float(r["cpu_clock_ns"] or 0) for r in mine)
 err_s = abs(oncpu - sched) / sched * 100 if sched else 100
 err_c = abs(clock - oncpu) / oncpu * 100 if oncpu else 100
+# beyond the steal allowance where cpu-clock is the higher
+err_x = (max(0, clock - oncpu - steal) if clock > oncpu else oncpu - clock) / oncpu * 100 if oncpu else 100
 print("  spinner: on-CPU %.1f ms, schedstat %.1f ms (%.2f%%, limit 2%%); "
-      "cpu-clock %.1f ms (%.2f%% of on-CPU, limit 1%%)" %
-      (oncpu / 1e6, sched / 1e6, err_s, clock / 1e6, err_c))
-ok &= err_s <= 2 and err_c <= 1
+      "cpu-clock %.1f ms (%.2f%% of on-CPU, limit 1%% + %.1f ms steal above)" %
+      (oncpu / 1e6, sched / 1e6, err_s, clock / 1e6, err_c, steal / 1e6))
+ok &= err_s <= 2 and err_x <= 1
 runs = [int(l.split()[1]) for l in open(err, errors="replace")
         if l.startswith("ss_checkpoint ")]
 want_runs = online_ms / period_ms
@@ -231,6 +238,7 @@ grep -q "cpu-clock: CPU 1 skipped (offline)" "$T/s.err" ||
 echo 1 >"$ONLINE" || fail "cannot bring CPU 1 back online"
 cpu1_is 1
 await s "$S"
+steal_begin 1 # the spinner's CPU
 bg taskset -c 1 "$WORKLOADS/spinner" 0
 SP2=$BG_LAST
 n0=$(grep -c '^check:' "$T/s.err")
@@ -239,11 +247,13 @@ for i in $(seq 1 600); do
 	sleep 0.05
 done
 freeze "$SP2"
+steal_end "startup case: the spinner's run"
 kill -INT "$S"
 reap "$S" s
-python3 - "$T/s.out" "$T/s.err" "$SP2" "$(nproc)" <<'PY' || fail "startup case: see above"
+python3 - "$T/s.out" "$T/s.err" "$SP2" "$(nproc)" "$STEAL_NS" <<'PY' || fail "startup case: see above"
 import csv, re, sys
 out, err, sp, ncpus = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+steal = float(sys.argv[5]) # ns cpu-clock may exceed on-CPU time by
 ok = True
 checks = [l.strip() for l in open(err, encoding="latin-1") if l.startswith("check:")]
 for c in checks:
@@ -268,9 +278,11 @@ na = [r["time"] for r in mine if r["cpu_clock_ns"] in ("", "0")]
 oncpu = sum(float(r["oncpu_ns"]) for r in mine)
 clock = sum(float(r["cpu_clock_ns"] or 0) for r in mine)
 err_c = abs(clock - oncpu) / oncpu * 100 if oncpu else 100
-print("  spinner on CPU 1: on-CPU %.1f ms, cpu-clock %.1f ms (%.2f%%, limit 1%%), "
-      "%d rows without a reading" % (oncpu / 1e6, clock / 1e6, err_c, len(na)))
-ok &= err_c <= 1 and not na and oncpu > 0
+# beyond the steal allowance where cpu-clock is the higher
+err_x = (max(0, clock - oncpu - steal) if clock > oncpu else oncpu - clock) / oncpu * 100 if oncpu else 100
+print("  spinner on CPU 1: on-CPU %.1f ms, cpu-clock %.1f ms (%.2f%%, limit 1%% + %.1f ms "
+      "steal above), %d rows without a reading" % (oncpu / 1e6, clock / 1e6, err_c, steal / 1e6, len(na)))
+ok &= err_x <= 1 and not na and oncpu > 0
 sys.exit(0 if ok else 1)
 PY
 grep -q "CPU 1 came back online" "$T/s.err" || fail "startup case: -v did not report CPU 1 coming back"
