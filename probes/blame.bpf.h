@@ -92,27 +92,78 @@ struct ss_blame_cpu {
  * each charge is capped by what is left of the wait, so sums stay exact.
  */
 BPF_ARRAY(blame_cpu, struct ss_blame_cpu, SS_NR_CPUS);
+#ifndef SS_BLAME_TASK_STORAGE
+#define SS_BLAME_TASK_STORAGE 0
+#endif
+#if SS_BLAME_TASK_STORAGE
+/*
+ * Each thread's wait, in its task local storage (set by the host only
+ * under tp_btf, where every program touching it has the task as a typed
+ * pointer, and when the kernel allows it there: tp_btf.h
+ * ss_tp_btf_task_storage).  A get is a helper call on the task's own
+ * storage, no hash and no bucket; the entry goes with the task.  Made
+ * zeroed (since 0: not waiting) at the first wait.  A get that returns
+ * NULL (the kernel refuses one nested in another on this CPU) leaves the
+ * wait unseen: charged as (unknown) or not at all, never to a culprit.
+ */
+BPF_TASK_STORAGE(blame_wait, struct ss_blame_wait);
+
+/* @task's wait entry (@task: a typed task pointer), or NULL */
+static __always_inline struct ss_blame_wait *ss_blame_wait_get(__u32 tid,
+							       __u64 task)
+{
+	return blame_wait.task_storage_get((void *)task, 0, 0);
+}
+
+/* ... made when missing */
+static __always_inline struct ss_blame_wait *ss_blame_wait_make(__u64 task)
+{
+	return blame_wait.task_storage_get((void *)task, 0,
+					   BPF_LOCAL_STORAGE_GET_F_CREATE);
+}
+#else
 /*
  * Each thread's wait, by tid.  An entry stays once made (until the thread
  * exits) and is rewritten in place: a wait that ends sets since to 0.  A
  * hash update or delete takes the bucket's lock and swaps or frees an
  * element; a lookup and plain stores do not (the switch program about
- * 190 ns a run cheaper, sched_wakeup 120, measured A/B).  A thread's entry is written by the CPU that runs the scheduler for
- * it at that moment (its wakeup, move, switch-out and switch-in are
- * serialized by the kernel's run queue and pi locks).
+ * 190 ns a run cheaper, sched_wakeup 120, measured A/B).  A thread's entry
+ * is written by the CPU that runs the scheduler for it at that moment (its
+ * wakeup, move, switch-out and switch-in are serialized by the kernel's
+ * run queue and pi locks).
  */
 BPF_HASH(blame_wait, __u32, struct ss_blame_wait, SS_MAP_ENTRIES);
 
-/* Start @tid's wait: @w into its entry, made when missing. */
-static __always_inline void ss_blame_wait_set(__u32 tid,
+/* @tid's wait entry, or NULL (@task: unused here) */
+static __always_inline struct ss_blame_wait *ss_blame_wait_get(__u32 tid,
+							       __u64 task)
+{
+	return blame_wait.lookup(&tid);
+}
+#endif
+
+/*
+ * Start @tid's wait: @w into its entry, made when missing.  @task: the
+ * thread as a typed pointer (task storage; 0 on the hash path).
+ */
+static __always_inline void ss_blame_wait_set(__u32 tid, __u64 task,
 					      struct ss_blame_wait *w)
 {
+#if SS_BLAME_TASK_STORAGE
+	struct ss_blame_wait *e = task ? ss_blame_wait_make(task) : NULL;
+
+	if (e)
+		*e = *w;
+	else
+		stat_add(SS_STAT_DROPS, 1);
+#else
 	struct ss_blame_wait *e = blame_wait.lookup(&tid);
 
 	if (e)
 		*e = *w;
 	else
 		blame_wait.update(&tid, w);
+#endif
 }
 BPF_HASH(blame, struct ss_blame_key, struct ss_blame_val, SS_BLAME_ENTRIES);
 /*
@@ -315,16 +366,17 @@ static __always_inline void ss_blame_push(struct ss_blame_cpu *bc, __u64 start,
 /*
  * next_tid arrives on this CPU at now: its wait ends there.  It is staged
  * and charged at the thread's next switch or checkpoint, when it is the
- * current task (ss_blame_stage, ss_blame_flush).
+ * current task (ss_blame_stage, ss_blame_flush).  @next_task: the thread,
+ * typed (task storage; 0 on the hash path).
  */
 static __always_inline void ss_blame_arrive(struct ss_blame_cpu *bc, __u64 now,
-					    __u32 next_tid)
+					    __u32 next_tid, __u64 next_task)
 {
 	struct ss_blame_wait *w;
 
-	if (!next_tid)
+	if (!next_tid || (SS_BLAME_TASK_STORAGE && !next_task))
 		return;
-	w = blame_wait.lookup(&next_tid);
+	w = ss_blame_wait_get(next_tid, next_task);
 	if (!w || !w->since)
 		return;
 	bc->pend = *w;
@@ -337,12 +389,14 @@ static __always_inline void ss_blame_arrive(struct ss_blame_cpu *bc, __u64 now,
  * At sched_switch (or a checkpoint, next_tid == tid): the current task
  * (tgid, tid) ran from last to now and leaves; next_tid arrives.
  * @prev_state: the tracepoint's; @switched: 0 at a checkpoint; @task: the
- * current task for ss_blame_comm (0: the helper).
+ * current task for ss_blame_comm (0: the helper) and for its wait entry
+ * (task storage); @next_task: next, typed (task storage; else 0).
  */
 static __always_inline void ss_blame_switch(__u64 now, __u64 last, __u32 tgid,
 					    __u32 tid, int selected,
 					    __u64 prev_state, __u32 next_tid,
-					    int switched, __u64 task)
+					    int switched, __u64 task,
+					    __u64 next_task)
 {
 	__u32 cpu_id = bpf_get_smp_processor_id();
 	struct ss_blame_cpu *bc = blame_cpu.lookup(&cpu_id);
@@ -356,7 +410,10 @@ static __always_inline void ss_blame_switch(__u64 now, __u64 last, __u32 tgid,
 	if (tid) {
 		if (prev_state & SS_PREV_STATE_SLEEP_MASK) {
 			/* a wakeup seen while it ran */
-			struct ss_blame_wait *w = blame_wait.lookup(&tid);
+			struct ss_blame_wait *w =
+				SS_BLAME_TASK_STORAGE && !task
+					? NULL
+					: ss_blame_wait_get(tid, task);
 
 			if (w)
 				w->since = 0;
@@ -364,20 +421,22 @@ static __always_inline void ss_blame_switch(__u64 now, __u64 last, __u32 tgid,
 			struct ss_blame_wait pre = { .since = now,
 						     .cpu = cpu_id };
 
-			ss_blame_wait_set(tid, &pre); /* preempted */
+			ss_blame_wait_set(tid, task, &pre); /* preempted */
 		}
 	}
-	ss_blame_arrive(bc, now, next_tid);
+	ss_blame_arrive(bc, now, next_tid, next_task);
 }
 
 /* in ss_switch (switch.bpf.c): its prev_state, next_tid, now, last... */
 /* (who: the leaving task's reads; its task is prev, typed, under tp_btf) */
-#define SS_BLAME_SWITCH()                                                  \
-	ss_blame_switch(now, last, tgid, tid, ss_task_selected(tgid, tid), \
-			prev_state, next_tid, 1, SS_TP_BTF ? who->task : 0)
+/* (next_task: next, typed under tp_btf, the only path with task storage) */
+#define SS_BLAME_SWITCH()                                                   \
+	ss_blame_switch(now, last, tgid, tid, ss_task_selected(tgid, tid),  \
+			prev_state, next_tid, 1, SS_TP_BTF ? who->task : 0, \
+			SS_BLAME_TASK_STORAGE ? next_task : 0)
 #define SS_BLAME_CHECKPOINT()                                                 \
 	ss_blame_switch(now, last, tgid, tid, ss_task_selected(tgid, tid), 0, \
-			tid, 0, 0)
+			tid, 0, 0, 0)
 
 /*
  * At an interval edge (switch.bpf.c ss_edge): the slice [last, now) goes
@@ -408,17 +467,23 @@ static __always_inline void ss_blame_unreported(__u64 now, __u32 tid)
 	struct ss_blame_cpu *bc = blame_cpu.lookup(&cpu_id);
 
 	if (bc)
-		ss_blame_arrive(bc, now, tid);
+		ss_blame_arrive(bc, now, tid,
+				SS_BLAME_TASK_STORAGE
+					? (__u64)bpf_get_current_task_btf()
+					: 0);
 }
 
 #define SS_BLAME_UNREPORTED() ss_blame_unreported(now, tid)
-/* A thread is woken onto target CPU cpu_id's run queue: it waits now. */
-static __always_inline void ss_blame_wakeup(__u32 tid, __u32 cpu_id)
+/*
+ * A thread is woken onto target CPU cpu_id's run queue: it waits now.
+ * @task: it, typed (task storage; else 0).
+ */
+static __always_inline void ss_blame_wakeup(__u32 tid, __u32 cpu_id, __u64 task)
 {
 	struct ss_blame_wait w = { .since = bpf_ktime_get_ns(), .cpu = cpu_id };
 
 	if (tid)
-		ss_blame_wait_set(tid, &w);
+		ss_blame_wait_set(tid, task, &w);
 }
 
 /*
@@ -426,9 +491,12 @@ static __always_inline void ss_blame_wakeup(__u32 tid, __u32 cpu_id)
  * wait so far was on orig: keep it as the wait's earlier part (one is
  * kept; an older one becomes unknown) and go on waiting on dest.
  */
-static __always_inline void ss_blame_migrate(__u32 tid, __u32 orig, __u32 dest)
+static __always_inline void ss_blame_migrate(__u32 tid, __u32 orig, __u32 dest,
+					     __u64 task)
 {
-	struct ss_blame_wait *w = tid ? blame_wait.lookup(&tid) : NULL;
+	struct ss_blame_wait *w = !tid || (SS_BLAME_TASK_STORAGE && !task)
+					  ? NULL
+					  : ss_blame_wait_get(tid, task);
 	__u64 now = bpf_ktime_get_ns();
 
 	if (!w || !w->since || now < w->since)
@@ -448,13 +516,16 @@ static __always_inline void ss_blame_migrate(__u32 tid, __u32 orig, __u32 dest)
 	w->cpu = dest;
 }
 
-/* A thread exited: drop its wait. */
+/* A thread exited: drop its wait (task storage goes with the task). */
 static __always_inline void ss_blame_exit(__u32 tid)
 {
+#if !SS_BLAME_TASK_STORAGE
 	blame_wait.delete(&tid);
+#endif
 }
 
-#define SS_BLAME_WAKEUP(pid, cpu_id) ss_blame_wakeup(pid, cpu_id)
+/* @task: the thread, typed (tp_btf), else 0 */
+#define SS_BLAME_WAKEUP(pid, cpu_id, task) ss_blame_wakeup(pid, cpu_id, task)
 
 /*
  * At the very end of the switch (@ck 0) or checkpoint (@ck 1) program: a
@@ -477,7 +548,8 @@ static __always_inline void ss_blame_tail(void *ctx, int ck)
 
 #define SS_BLAME_TAIL(ctx, ck) ss_blame_tail(ctx, ck)
 #define SS_BLAME_EXIT(tid) ss_blame_exit(tid)
-#define SS_BLAME_MIGRATE(tid, orig, dest) ss_blame_migrate(tid, orig, dest)
+#define SS_BLAME_MIGRATE(tid, orig, dest, task) \
+	ss_blame_migrate(tid, orig, dest, task)
 #else
 #define SS_BLAME_SWITCH() \
 	do {              \
@@ -491,14 +563,14 @@ static __always_inline void ss_blame_tail(void *ctx, int ck)
 #define SS_BLAME_UNREPORTED() \
 	do {                  \
 	} while (0)
-#define SS_BLAME_WAKEUP(pid, cpu_id) \
-	do {                         \
+#define SS_BLAME_WAKEUP(pid, cpu_id, task) \
+	do {                               \
 	} while (0)
 #define SS_BLAME_EXIT(tid) \
 	do {               \
 	} while (0)
-#define SS_BLAME_MIGRATE(tid, orig, dest) \
-	do {                              \
+#define SS_BLAME_MIGRATE(tid, orig, dest, task) \
+	do {                                    \
 	} while (0)
 #define SS_BLAME_TAIL(ctx, ck) \
 	do {                   \
