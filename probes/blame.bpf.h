@@ -71,6 +71,18 @@ struct ss_blame_wait {
 	__u32 seg_cpu;
 };
 
+#ifndef SS_BLAME_CACHE
+#define SS_BLAME_CACHE 2 /* pairs cached per CPU (a power of two) */
+#endif
+
+/* A pair's delay not yet in the blame map (ns 0: an empty slot). */
+struct ss_blame_cached {
+	struct ss_blame_key key;
+	__u64 ns;
+	char victim_comm[SS_COMM_LEN];
+	char culprit_comm[SS_COMM_LEN];
+};
+
 struct ss_blame_cpu {
 	__u64 pushed; /* slices ever pushed; the newest is pushed - 1 */
 	struct ss_blame_slice ring[SS_BLAME_RING];
@@ -84,6 +96,20 @@ struct ss_blame_cpu {
 	__u64 flush_until;
 	__u32 flush_tgid;
 	__u32 flush_tid; /* 0: nothing to charge */
+	/*
+	 * The pairs of this CPU's last one-slice waits (ss_blame_flush's
+	 * fast path), added up here with plain adds and moved to the blame
+	 * map when evicted (round robin, cache_next) and at this CPU's
+	 * interval edge (ss_blame_edge), before the host reads the map.
+	 * cache_busy: the edge (which may run with interrupts on) is moving
+	 * them; a charge then takes the walk, to the map itself.
+	 */
+	struct ss_blame_cached cache[SS_BLAME_CACHE];
+	__u32 cache_next;
+	__u32 cache_busy;
+	/* 1: move them at this program's tail call (a CPU going offline) */
+	__u32 cache_drain;
+	__u32 pad2;
 };
 
 /*
@@ -176,15 +202,11 @@ BPF_HASH(blame, struct ss_blame_key, struct ss_blame_val, SS_BLAME_ENTRIES);
 BPF_PROG_ARRAY(blame_tail_sw, 1);
 BPF_PROG_ARRAY(blame_tail_ck, 1);
 
-/* Add ns to the (victim in *key, culprit) pair. */
-static __always_inline void ss_blame_add(struct ss_blame_key *key, __u32 kind,
-					 const struct ss_blame_slice *s,
-					 __u64 ns)
+/* The culprit half of *key: @kind, and the owner of slice @s (or none). */
+static __always_inline void ss_blame_culprit(struct ss_blame_key *key,
+					     __u32 kind,
+					     const struct ss_blame_slice *s)
 {
-	struct ss_blame_val zero = {}, *v;
-
-	if (!ns)
-		return;
 	key->culprit_kind = kind;
 	key->culprit_tgid = 0;
 	key->culprit_tid = 0;
@@ -197,6 +219,18 @@ static __always_inline void ss_blame_add(struct ss_blame_key *key, __u32 kind,
 			key->culprit_tid = SS_BLAME_BY == 1 ? s->tid : 0;
 		}
 	}
+}
+
+/* Add ns to the (victim in *key, culprit) pair. */
+static __always_inline void ss_blame_add(struct ss_blame_key *key, __u32 kind,
+					 const struct ss_blame_slice *s,
+					 __u64 ns)
+{
+	struct ss_blame_val zero = {}, *v;
+
+	if (!ns)
+		return;
+	ss_blame_culprit(key, kind, s);
 	v = blame.lookup(key);
 	if (!v) {
 		/* the victim is the current task (ss_blame_flush) */
@@ -210,6 +244,80 @@ static __always_inline void ss_blame_add(struct ss_blame_key *key, __u32 kind,
 		__sync_fetch_and_add(&v->delay_ns, ns);
 	else
 		stat_add(SS_STAT_DROPS, 1);
+}
+
+/* the 40-byte keys @a and @b are equal */
+static __always_inline int ss_blame_key_eq(const struct ss_blame_key *a,
+					   const struct ss_blame_key *b)
+{
+	const __u64 *x = (const __u64 *)a, *y = (const __u64 *)b;
+
+	return x[0] == y[0] && x[1] == y[1] && x[2] == y[2] && x[3] == y[3] &&
+	       x[4] == y[4];
+}
+
+/* Add the cached pair @c to the blame map (made with its names). */
+static __always_inline void ss_blame_uncache(struct ss_blame_cached *c)
+{
+	struct ss_blame_val zero = {}, *v;
+
+	if (!c->ns)
+		return;
+	v = blame.lookup(&c->key);
+	if (!v) {
+		__builtin_memcpy(zero.victim_comm, c->victim_comm, SS_COMM_LEN);
+		__builtin_memcpy(zero.culprit_comm, c->culprit_comm,
+				 SS_COMM_LEN);
+		v = blame.lookup_or_try_init(&c->key, &zero);
+	}
+	if (v)
+		__sync_fetch_and_add(&v->delay_ns, c->ns);
+	else
+		stat_add(SS_STAT_DROPS, 1);
+	c->ns = 0;
+}
+
+/*
+ * Add ns to the (victim in *key, culprit: @kind, slice @s) pair in this
+ * CPU's cache @bc: a hit is a plain add; a miss moves the oldest slot's
+ * pair to the map and takes its place, with the victim's name (the
+ * current task's) and the culprit's.
+ */
+static __always_inline void
+ss_blame_cache_add(struct ss_blame_cpu *bc, struct ss_blame_key *key,
+		   __u32 kind, const struct ss_blame_slice *s, __u64 ns)
+{
+	struct ss_blame_cached *c;
+
+	ss_blame_culprit(key, kind, s);
+	for (__u32 i = 0; i < SS_BLAME_CACHE; i++) {
+		c = &bc->cache[i];
+		if (c->ns && ss_blame_key_eq(&c->key, key)) {
+			c->ns += ns;
+			return;
+		}
+	}
+	c = &bc->cache[bc->cache_next++ & (SS_BLAME_CACHE - 1)];
+	ss_blame_uncache(c);
+	c->key = *key;
+	c->ns = ns;
+	bpf_get_current_comm(c->victim_comm, SS_COMM_LEN);
+	if (kind == SS_BLAME_TASK)
+		__builtin_memcpy(c->culprit_comm, s->comm, SS_COMM_LEN);
+	else
+		__builtin_memset(c->culprit_comm, 0, SS_COMM_LEN);
+}
+
+/* Every pair in this CPU's cache @bc to the blame map (at its edge). */
+static __always_inline void ss_blame_cache_flush(struct ss_blame_cpu *bc)
+{
+	/* the edge may be interrupted by a checkpoint's flush: in order */
+	bc->cache_busy = 1;
+	asm volatile("" ::: "memory");
+	for (__u32 i = 0; i < SS_BLAME_CACHE; i++)
+		ss_blame_uncache(&bc->cache[i]);
+	asm volatile("" ::: "memory");
+	bc->cache_busy = 0;
 }
 
 /*
@@ -284,7 +392,13 @@ static __always_inline int ss_blame_flush(void)
 	__u32 cpu_id = bpf_get_smp_processor_id();
 	struct ss_blame_cpu *bc = blame_cpu.lookup(&cpu_id);
 	struct ss_blame_key key = {};
-	if (!bc || !bc->flush_tid)
+	if (!bc)
+		return 0;
+	if (bc->cache_drain) {
+		bc->cache_drain = 0;
+		ss_blame_cache_flush(bc);
+	}
+	if (!bc->flush_tid)
 		return 0;
 
 	struct ss_blame_wait w = bc->flush;
@@ -297,6 +411,30 @@ static __always_inline int ss_blame_flush(void)
 		key.victim_tid = SS_BLAME_BY == 1 ? bc->flush_tid : 0;
 	}
 	bc->flush_tid = 0;
+	/*
+	 * The usual wait: on this CPU only, within one slice here (woken
+	 * while it ran, switched in at its end: the newest slice but the
+	 * victim's own since then): one charge, to this CPU's cache, without
+	 * the walk and the map
+	 */
+	__u64 pushed = bc->pushed;
+
+	if (!w.unknown_ns && !w.seg_until && w.cpu == cpu_id &&
+	    until > w.since && pushed && !bc->cache_busy) {
+		struct ss_blame_slice *s =
+			&bc->ring[(__u32)(pushed - 1) & (SS_BLAME_RING - 1)];
+
+		if (s->start >= until && pushed > 1)
+			s = &bc->ring[(__u32)(pushed - 2) &
+				      (SS_BLAME_RING - 1)];
+		if (s->start <= w.since && s->end >= until) {
+			ss_blame_cache_add(bc, &key,
+					   s->tid ? SS_BLAME_TASK
+						  : SS_BLAME_IDLE,
+					   s, until - w.since);
+			return 0;
+		}
+	}
 	ss_blame_add(&key, SS_BLAME_UNKNOWN, NULL, w.unknown_ns);
 	if (w.seg_until)
 		ss_blame_walk(&key, w.seg_cpu, w.seg_since, w.seg_until);
@@ -425,6 +563,14 @@ static __always_inline void ss_blame_switch(__u64 now, __u64 last, __u32 tgid,
 		}
 	}
 	ss_blame_arrive(bc, now, next_tid, next_task);
+	/*
+	 * A switch to idle from a kernel thread, as a CPU's last before it
+	 * goes offline (task.bpf.h ss_current_kthread), where the edge does
+	 * not run: the cached pairs go to the map at the tail call, not
+	 * after the CPU is back
+	 */
+	if (!next_tid && ss_current_kthread())
+		bc->cache_drain = 1;
 }
 
 /* in ss_switch (switch.bpf.c): its prev_state, next_tid, now, last... */
@@ -449,8 +595,10 @@ static __always_inline void ss_blame_edge(__u64 now, __u64 last, __u32 tgid,
 	__u32 cpu_id = bpf_get_smp_processor_id();
 	struct ss_blame_cpu *bc = blame_cpu.lookup(&cpu_id);
 
-	if (bc)
+	if (bc) {
 		ss_blame_push(bc, last, now, tgid, tid, 0);
+		ss_blame_cache_flush(bc);
+	}
 }
 
 #define SS_BLAME_EDGE() ss_blame_edge(now, last, tgid, tid)
@@ -536,13 +684,14 @@ static __always_inline void ss_blame_tail(void *ctx, int ck)
 	__u32 cpu_id = bpf_get_smp_processor_id();
 	struct ss_blame_cpu *bc = blame_cpu.lookup(&cpu_id);
 
-	if (!bc || !bc->flush_tid)
+	if (!bc || !(bc->flush_tid || bc->cache_drain))
 		return;
 	if (ck)
 		blame_tail_ck.call(ctx, 0);
 	else
 		blame_tail_sw.call(ctx, 0);
 	bc->flush_tid = 0; /* the tail call failed: drop the wait */
+	bc->cache_drain = 0;
 	stat_add(SS_STAT_DROPS, 1);
 }
 
