@@ -71,6 +71,18 @@ struct ss_blame_wait {
 	__u32 seg_cpu;
 };
 
+#ifndef SS_BLAME_CACHE
+#define SS_BLAME_CACHE 2 /* pairs cached per CPU (a power of two) */
+#endif
+
+/* A pair's delay not yet in the blame map (ns 0: an empty slot). */
+struct ss_blame_cached {
+	struct ss_blame_key key;
+	__u64 ns;
+	char victim_comm[SS_COMM_LEN];
+	char culprit_comm[SS_COMM_LEN];
+};
+
 struct ss_blame_cpu {
 	__u64 pushed; /* slices ever pushed; the newest is pushed - 1 */
 	struct ss_blame_slice ring[SS_BLAME_RING];
@@ -84,6 +96,20 @@ struct ss_blame_cpu {
 	__u64 flush_until;
 	__u32 flush_tgid;
 	__u32 flush_tid; /* 0: nothing to charge */
+	/*
+	 * The pairs of this CPU's last one-slice waits (ss_blame_flush's
+	 * fast path), added up here with plain adds and moved to the blame
+	 * map when evicted (round robin, cache_next) and at this CPU's
+	 * interval edge (ss_blame_edge), before the host reads the map.
+	 * cache_busy: the edge (which may run with interrupts on) is moving
+	 * them; a charge then takes the walk, to the map itself.
+	 */
+	struct ss_blame_cached cache[SS_BLAME_CACHE];
+	__u32 cache_next;
+	__u32 cache_busy;
+	/* 1: move them at this program's tail call (a CPU going offline) */
+	__u32 cache_drain;
+	__u32 pad2;
 };
 
 /*
@@ -92,27 +118,78 @@ struct ss_blame_cpu {
  * each charge is capped by what is left of the wait, so sums stay exact.
  */
 BPF_ARRAY(blame_cpu, struct ss_blame_cpu, SS_NR_CPUS);
+#ifndef SS_BLAME_TASK_STORAGE
+#define SS_BLAME_TASK_STORAGE 0
+#endif
+#if SS_BLAME_TASK_STORAGE
+/*
+ * Each thread's wait, in its task local storage (set by the host only
+ * under tp_btf, where every program touching it has the task as a typed
+ * pointer, and when the kernel allows it there: tp_btf.h
+ * ss_tp_btf_task_storage).  A get is a helper call on the task's own
+ * storage, no hash and no bucket; the entry goes with the task.  Made
+ * zeroed (since 0: not waiting) at the first wait.  A get that returns
+ * NULL (the kernel refuses one nested in another on this CPU) leaves the
+ * wait unseen: charged as (unknown) or not at all, never to a culprit.
+ */
+BPF_TASK_STORAGE(blame_wait, struct ss_blame_wait);
+
+/* @task's wait entry (@task: a typed task pointer), or NULL */
+static __always_inline struct ss_blame_wait *ss_blame_wait_get(__u32 tid,
+							       __u64 task)
+{
+	return blame_wait.task_storage_get((void *)task, 0, 0);
+}
+
+/* ... made when missing */
+static __always_inline struct ss_blame_wait *ss_blame_wait_make(__u64 task)
+{
+	return blame_wait.task_storage_get((void *)task, 0,
+					   BPF_LOCAL_STORAGE_GET_F_CREATE);
+}
+#else
 /*
  * Each thread's wait, by tid.  An entry stays once made (until the thread
  * exits) and is rewritten in place: a wait that ends sets since to 0.  A
  * hash update or delete takes the bucket's lock and swaps or frees an
  * element; a lookup and plain stores do not (the switch program about
- * 190 ns a run cheaper, sched_wakeup 120, measured A/B).  A thread's entry is written by the CPU that runs the scheduler for
- * it at that moment (its wakeup, move, switch-out and switch-in are
- * serialized by the kernel's run queue and pi locks).
+ * 190 ns a run cheaper, sched_wakeup 120, measured A/B).  A thread's entry
+ * is written by the CPU that runs the scheduler for it at that moment (its
+ * wakeup, move, switch-out and switch-in are serialized by the kernel's
+ * run queue and pi locks).
  */
 BPF_HASH(blame_wait, __u32, struct ss_blame_wait, SS_MAP_ENTRIES);
 
-/* Start @tid's wait: @w into its entry, made when missing. */
-static __always_inline void ss_blame_wait_set(__u32 tid,
+/* @tid's wait entry, or NULL (@task: unused here) */
+static __always_inline struct ss_blame_wait *ss_blame_wait_get(__u32 tid,
+							       __u64 task)
+{
+	return blame_wait.lookup(&tid);
+}
+#endif
+
+/*
+ * Start @tid's wait: @w into its entry, made when missing.  @task: the
+ * thread as a typed pointer (task storage; 0 on the hash path).
+ */
+static __always_inline void ss_blame_wait_set(__u32 tid, __u64 task,
 					      struct ss_blame_wait *w)
 {
+#if SS_BLAME_TASK_STORAGE
+	struct ss_blame_wait *e = task ? ss_blame_wait_make(task) : NULL;
+
+	if (e)
+		*e = *w;
+	else
+		stat_add(SS_STAT_DROPS, 1);
+#else
 	struct ss_blame_wait *e = blame_wait.lookup(&tid);
 
 	if (e)
 		*e = *w;
 	else
 		blame_wait.update(&tid, w);
+#endif
 }
 BPF_HASH(blame, struct ss_blame_key, struct ss_blame_val, SS_BLAME_ENTRIES);
 /*
@@ -125,15 +202,11 @@ BPF_HASH(blame, struct ss_blame_key, struct ss_blame_val, SS_BLAME_ENTRIES);
 BPF_PROG_ARRAY(blame_tail_sw, 1);
 BPF_PROG_ARRAY(blame_tail_ck, 1);
 
-/* Add ns to the (victim in *key, culprit) pair. */
-static __always_inline void ss_blame_add(struct ss_blame_key *key, __u32 kind,
-					 const struct ss_blame_slice *s,
-					 __u64 ns)
+/* The culprit half of *key: @kind, and the owner of slice @s (or none). */
+static __always_inline void ss_blame_culprit(struct ss_blame_key *key,
+					     __u32 kind,
+					     const struct ss_blame_slice *s)
 {
-	struct ss_blame_val zero = {}, *v;
-
-	if (!ns)
-		return;
 	key->culprit_kind = kind;
 	key->culprit_tgid = 0;
 	key->culprit_tid = 0;
@@ -146,6 +219,18 @@ static __always_inline void ss_blame_add(struct ss_blame_key *key, __u32 kind,
 			key->culprit_tid = SS_BLAME_BY == 1 ? s->tid : 0;
 		}
 	}
+}
+
+/* Add ns to the (victim in *key, culprit) pair. */
+static __always_inline void ss_blame_add(struct ss_blame_key *key, __u32 kind,
+					 const struct ss_blame_slice *s,
+					 __u64 ns)
+{
+	struct ss_blame_val zero = {}, *v;
+
+	if (!ns)
+		return;
+	ss_blame_culprit(key, kind, s);
 	v = blame.lookup(key);
 	if (!v) {
 		/* the victim is the current task (ss_blame_flush) */
@@ -159,6 +244,80 @@ static __always_inline void ss_blame_add(struct ss_blame_key *key, __u32 kind,
 		__sync_fetch_and_add(&v->delay_ns, ns);
 	else
 		stat_add(SS_STAT_DROPS, 1);
+}
+
+/* the 40-byte keys @a and @b are equal */
+static __always_inline int ss_blame_key_eq(const struct ss_blame_key *a,
+					   const struct ss_blame_key *b)
+{
+	const __u64 *x = (const __u64 *)a, *y = (const __u64 *)b;
+
+	return x[0] == y[0] && x[1] == y[1] && x[2] == y[2] && x[3] == y[3] &&
+	       x[4] == y[4];
+}
+
+/* Add the cached pair @c to the blame map (made with its names). */
+static __always_inline void ss_blame_uncache(struct ss_blame_cached *c)
+{
+	struct ss_blame_val zero = {}, *v;
+
+	if (!c->ns)
+		return;
+	v = blame.lookup(&c->key);
+	if (!v) {
+		__builtin_memcpy(zero.victim_comm, c->victim_comm, SS_COMM_LEN);
+		__builtin_memcpy(zero.culprit_comm, c->culprit_comm,
+				 SS_COMM_LEN);
+		v = blame.lookup_or_try_init(&c->key, &zero);
+	}
+	if (v)
+		__sync_fetch_and_add(&v->delay_ns, c->ns);
+	else
+		stat_add(SS_STAT_DROPS, 1);
+	c->ns = 0;
+}
+
+/*
+ * Add ns to the (victim in *key, culprit: @kind, slice @s) pair in this
+ * CPU's cache @bc: a hit is a plain add; a miss moves the oldest slot's
+ * pair to the map and takes its place, with the victim's name (the
+ * current task's) and the culprit's.
+ */
+static __always_inline void
+ss_blame_cache_add(struct ss_blame_cpu *bc, struct ss_blame_key *key,
+		   __u32 kind, const struct ss_blame_slice *s, __u64 ns)
+{
+	struct ss_blame_cached *c;
+
+	ss_blame_culprit(key, kind, s);
+	for (__u32 i = 0; i < SS_BLAME_CACHE; i++) {
+		c = &bc->cache[i];
+		if (c->ns && ss_blame_key_eq(&c->key, key)) {
+			c->ns += ns;
+			return;
+		}
+	}
+	c = &bc->cache[bc->cache_next++ & (SS_BLAME_CACHE - 1)];
+	ss_blame_uncache(c);
+	c->key = *key;
+	c->ns = ns;
+	bpf_get_current_comm(c->victim_comm, SS_COMM_LEN);
+	if (kind == SS_BLAME_TASK)
+		__builtin_memcpy(c->culprit_comm, s->comm, SS_COMM_LEN);
+	else
+		__builtin_memset(c->culprit_comm, 0, SS_COMM_LEN);
+}
+
+/* Every pair in this CPU's cache @bc to the blame map (at its edge). */
+static __always_inline void ss_blame_cache_flush(struct ss_blame_cpu *bc)
+{
+	/* the edge may be interrupted by a checkpoint's flush: in order */
+	bc->cache_busy = 1;
+	asm volatile("" ::: "memory");
+	for (__u32 i = 0; i < SS_BLAME_CACHE; i++)
+		ss_blame_uncache(&bc->cache[i]);
+	asm volatile("" ::: "memory");
+	bc->cache_busy = 0;
 }
 
 /*
@@ -233,7 +392,13 @@ static __always_inline int ss_blame_flush(void)
 	__u32 cpu_id = bpf_get_smp_processor_id();
 	struct ss_blame_cpu *bc = blame_cpu.lookup(&cpu_id);
 	struct ss_blame_key key = {};
-	if (!bc || !bc->flush_tid)
+	if (!bc)
+		return 0;
+	if (bc->cache_drain) {
+		bc->cache_drain = 0;
+		ss_blame_cache_flush(bc);
+	}
+	if (!bc->flush_tid)
 		return 0;
 
 	struct ss_blame_wait w = bc->flush;
@@ -246,6 +411,30 @@ static __always_inline int ss_blame_flush(void)
 		key.victim_tid = SS_BLAME_BY == 1 ? bc->flush_tid : 0;
 	}
 	bc->flush_tid = 0;
+	/*
+	 * The usual wait: on this CPU only, within one slice here (woken
+	 * while it ran, switched in at its end: the newest slice but the
+	 * victim's own since then): one charge, to this CPU's cache, without
+	 * the walk and the map
+	 */
+	__u64 pushed = bc->pushed;
+
+	if (!w.unknown_ns && !w.seg_until && w.cpu == cpu_id &&
+	    until > w.since && pushed && !bc->cache_busy) {
+		struct ss_blame_slice *s =
+			&bc->ring[(__u32)(pushed - 1) & (SS_BLAME_RING - 1)];
+
+		if (s->start >= until && pushed > 1)
+			s = &bc->ring[(__u32)(pushed - 2) &
+				      (SS_BLAME_RING - 1)];
+		if (s->start <= w.since && s->end >= until) {
+			ss_blame_cache_add(bc, &key,
+					   s->tid ? SS_BLAME_TASK
+						  : SS_BLAME_IDLE,
+					   s, until - w.since);
+			return 0;
+		}
+	}
 	ss_blame_add(&key, SS_BLAME_UNKNOWN, NULL, w.unknown_ns);
 	if (w.seg_until)
 		ss_blame_walk(&key, w.seg_cpu, w.seg_since, w.seg_until);
@@ -315,16 +504,17 @@ static __always_inline void ss_blame_push(struct ss_blame_cpu *bc, __u64 start,
 /*
  * next_tid arrives on this CPU at now: its wait ends there.  It is staged
  * and charged at the thread's next switch or checkpoint, when it is the
- * current task (ss_blame_stage, ss_blame_flush).
+ * current task (ss_blame_stage, ss_blame_flush).  @next_task: the thread,
+ * typed (task storage; 0 on the hash path).
  */
 static __always_inline void ss_blame_arrive(struct ss_blame_cpu *bc, __u64 now,
-					    __u32 next_tid)
+					    __u32 next_tid, __u64 next_task)
 {
 	struct ss_blame_wait *w;
 
-	if (!next_tid)
+	if (!next_tid || (SS_BLAME_TASK_STORAGE && !next_task))
 		return;
-	w = blame_wait.lookup(&next_tid);
+	w = ss_blame_wait_get(next_tid, next_task);
 	if (!w || !w->since)
 		return;
 	bc->pend = *w;
@@ -337,12 +527,14 @@ static __always_inline void ss_blame_arrive(struct ss_blame_cpu *bc, __u64 now,
  * At sched_switch (or a checkpoint, next_tid == tid): the current task
  * (tgid, tid) ran from last to now and leaves; next_tid arrives.
  * @prev_state: the tracepoint's; @switched: 0 at a checkpoint; @task: the
- * current task for ss_blame_comm (0: the helper).
+ * current task for ss_blame_comm (0: the helper) and for its wait entry
+ * (task storage); @next_task: next, typed (task storage; else 0).
  */
 static __always_inline void ss_blame_switch(__u64 now, __u64 last, __u32 tgid,
 					    __u32 tid, int selected,
 					    __u64 prev_state, __u32 next_tid,
-					    int switched, __u64 task)
+					    int switched, __u64 task,
+					    __u64 next_task)
 {
 	__u32 cpu_id = bpf_get_smp_processor_id();
 	struct ss_blame_cpu *bc = blame_cpu.lookup(&cpu_id);
@@ -356,7 +548,10 @@ static __always_inline void ss_blame_switch(__u64 now, __u64 last, __u32 tgid,
 	if (tid) {
 		if (prev_state & SS_PREV_STATE_SLEEP_MASK) {
 			/* a wakeup seen while it ran */
-			struct ss_blame_wait *w = blame_wait.lookup(&tid);
+			struct ss_blame_wait *w =
+				SS_BLAME_TASK_STORAGE && !task
+					? NULL
+					: ss_blame_wait_get(tid, task);
 
 			if (w)
 				w->since = 0;
@@ -364,20 +559,30 @@ static __always_inline void ss_blame_switch(__u64 now, __u64 last, __u32 tgid,
 			struct ss_blame_wait pre = { .since = now,
 						     .cpu = cpu_id };
 
-			ss_blame_wait_set(tid, &pre); /* preempted */
+			ss_blame_wait_set(tid, task, &pre); /* preempted */
 		}
 	}
-	ss_blame_arrive(bc, now, next_tid);
+	ss_blame_arrive(bc, now, next_tid, next_task);
+	/*
+	 * A switch to idle from a kernel thread, as a CPU's last before it
+	 * goes offline (task.bpf.h ss_current_kthread), where the edge does
+	 * not run: the cached pairs go to the map at the tail call, not
+	 * after the CPU is back
+	 */
+	if (!next_tid && ss_current_kthread())
+		bc->cache_drain = 1;
 }
 
 /* in ss_switch (switch.bpf.c): its prev_state, next_tid, now, last... */
 /* (who: the leaving task's reads; its task is prev, typed, under tp_btf) */
-#define SS_BLAME_SWITCH()                                                  \
-	ss_blame_switch(now, last, tgid, tid, ss_task_selected(tgid, tid), \
-			prev_state, next_tid, 1, SS_TP_BTF ? who->task : 0)
+/* (next_task: next, typed under tp_btf, the only path with task storage) */
+#define SS_BLAME_SWITCH()                                                   \
+	ss_blame_switch(now, last, tgid, tid, ss_task_selected(tgid, tid),  \
+			prev_state, next_tid, 1, SS_TP_BTF ? who->task : 0, \
+			SS_BLAME_TASK_STORAGE ? next_task : 0)
 #define SS_BLAME_CHECKPOINT()                                                 \
 	ss_blame_switch(now, last, tgid, tid, ss_task_selected(tgid, tid), 0, \
-			tid, 0, 0)
+			tid, 0, 0, 0)
 
 /*
  * At an interval edge (switch.bpf.c ss_edge): the slice [last, now) goes
@@ -390,8 +595,10 @@ static __always_inline void ss_blame_edge(__u64 now, __u64 last, __u32 tgid,
 	__u32 cpu_id = bpf_get_smp_processor_id();
 	struct ss_blame_cpu *bc = blame_cpu.lookup(&cpu_id);
 
-	if (bc)
+	if (bc) {
 		ss_blame_push(bc, last, now, tgid, tid, 0);
+		ss_blame_cache_flush(bc);
+	}
 }
 
 #define SS_BLAME_EDGE() ss_blame_edge(now, last, tgid, tid)
@@ -408,17 +615,23 @@ static __always_inline void ss_blame_unreported(__u64 now, __u32 tid)
 	struct ss_blame_cpu *bc = blame_cpu.lookup(&cpu_id);
 
 	if (bc)
-		ss_blame_arrive(bc, now, tid);
+		ss_blame_arrive(bc, now, tid,
+				SS_BLAME_TASK_STORAGE
+					? (__u64)bpf_get_current_task_btf()
+					: 0);
 }
 
 #define SS_BLAME_UNREPORTED() ss_blame_unreported(now, tid)
-/* A thread is woken onto target CPU cpu_id's run queue: it waits now. */
-static __always_inline void ss_blame_wakeup(__u32 tid, __u32 cpu_id)
+/*
+ * A thread is woken onto target CPU cpu_id's run queue: it waits now.
+ * @task: it, typed (task storage; else 0).
+ */
+static __always_inline void ss_blame_wakeup(__u32 tid, __u32 cpu_id, __u64 task)
 {
 	struct ss_blame_wait w = { .since = bpf_ktime_get_ns(), .cpu = cpu_id };
 
 	if (tid)
-		ss_blame_wait_set(tid, &w);
+		ss_blame_wait_set(tid, task, &w);
 }
 
 /*
@@ -426,9 +639,12 @@ static __always_inline void ss_blame_wakeup(__u32 tid, __u32 cpu_id)
  * wait so far was on orig: keep it as the wait's earlier part (one is
  * kept; an older one becomes unknown) and go on waiting on dest.
  */
-static __always_inline void ss_blame_migrate(__u32 tid, __u32 orig, __u32 dest)
+static __always_inline void ss_blame_migrate(__u32 tid, __u32 orig, __u32 dest,
+					     __u64 task)
 {
-	struct ss_blame_wait *w = tid ? blame_wait.lookup(&tid) : NULL;
+	struct ss_blame_wait *w = !tid || (SS_BLAME_TASK_STORAGE && !task)
+					  ? NULL
+					  : ss_blame_wait_get(tid, task);
 	__u64 now = bpf_ktime_get_ns();
 
 	if (!w || !w->since || now < w->since)
@@ -448,13 +664,16 @@ static __always_inline void ss_blame_migrate(__u32 tid, __u32 orig, __u32 dest)
 	w->cpu = dest;
 }
 
-/* A thread exited: drop its wait. */
+/* A thread exited: drop its wait (task storage goes with the task). */
 static __always_inline void ss_blame_exit(__u32 tid)
 {
+#if !SS_BLAME_TASK_STORAGE
 	blame_wait.delete(&tid);
+#endif
 }
 
-#define SS_BLAME_WAKEUP(pid, cpu_id) ss_blame_wakeup(pid, cpu_id)
+/* @task: the thread, typed (tp_btf), else 0 */
+#define SS_BLAME_WAKEUP(pid, cpu_id, task) ss_blame_wakeup(pid, cpu_id, task)
 
 /*
  * At the very end of the switch (@ck 0) or checkpoint (@ck 1) program: a
@@ -465,19 +684,21 @@ static __always_inline void ss_blame_tail(void *ctx, int ck)
 	__u32 cpu_id = bpf_get_smp_processor_id();
 	struct ss_blame_cpu *bc = blame_cpu.lookup(&cpu_id);
 
-	if (!bc || !bc->flush_tid)
+	if (!bc || !(bc->flush_tid || bc->cache_drain))
 		return;
 	if (ck)
 		blame_tail_ck.call(ctx, 0);
 	else
 		blame_tail_sw.call(ctx, 0);
 	bc->flush_tid = 0; /* the tail call failed: drop the wait */
+	bc->cache_drain = 0;
 	stat_add(SS_STAT_DROPS, 1);
 }
 
 #define SS_BLAME_TAIL(ctx, ck) ss_blame_tail(ctx, ck)
 #define SS_BLAME_EXIT(tid) ss_blame_exit(tid)
-#define SS_BLAME_MIGRATE(tid, orig, dest) ss_blame_migrate(tid, orig, dest)
+#define SS_BLAME_MIGRATE(tid, orig, dest, task) \
+	ss_blame_migrate(tid, orig, dest, task)
 #else
 #define SS_BLAME_SWITCH() \
 	do {              \
@@ -491,14 +712,14 @@ static __always_inline void ss_blame_tail(void *ctx, int ck)
 #define SS_BLAME_UNREPORTED() \
 	do {                  \
 	} while (0)
-#define SS_BLAME_WAKEUP(pid, cpu_id) \
-	do {                         \
+#define SS_BLAME_WAKEUP(pid, cpu_id, task) \
+	do {                               \
 	} while (0)
 #define SS_BLAME_EXIT(tid) \
 	do {               \
 	} while (0)
-#define SS_BLAME_MIGRATE(tid, orig, dest) \
-	do {                              \
+#define SS_BLAME_MIGRATE(tid, orig, dest, task) \
+	do {                                    \
 	} while (0)
 #define SS_BLAME_TAIL(ctx, ck) \
 	do {                   \

@@ -31,7 +31,8 @@ RAW_TRACEPOINT_PROBE(sched_wakeup)
 	__u64 p = ctx->args[0];
 
 	SS_HIST_WAKEUP(ss_arg_task_pid(p), ss_arg_task_tgid(p));
-	SS_BLAME_WAKEUP(ss_arg_task_pid(p), ss_arg_task_cpu(p));
+	SS_BLAME_WAKEUP(ss_arg_task_pid(p), ss_arg_task_cpu(p),
+			SS_TP_BTF ? p : 0);
 	return 0;
 }
 
@@ -40,21 +41,22 @@ RAW_TRACEPOINT_PROBE(sched_wakeup_new)
 	__u64 p = ctx->args[0];
 
 	SS_HIST_WAKEUP(ss_arg_task_pid(p), ss_arg_task_tgid(p));
-	SS_BLAME_WAKEUP(ss_arg_task_pid(p), ss_arg_task_cpu(p));
+	SS_BLAME_WAKEUP(ss_arg_task_pid(p), ss_arg_task_cpu(p),
+			SS_TP_BTF ? p : 0);
 	return 0;
 }
 #elif SS_NEED_WAKEUP
 TRACEPOINT_PROBE(sched, sched_wakeup)
 {
 	SS_HIST_WAKEUP(args->pid, 0);
-	SS_BLAME_WAKEUP(args->pid, args->target_cpu);
+	SS_BLAME_WAKEUP(args->pid, args->target_cpu, 0);
 	return 0;
 }
 
 TRACEPOINT_PROBE(sched, sched_wakeup_new)
 {
 	SS_HIST_WAKEUP(args->pid, 0);
-	SS_BLAME_WAKEUP(args->pid, args->target_cpu);
+	SS_BLAME_WAKEUP(args->pid, args->target_cpu, 0);
 	return 0;
 }
 #endif
@@ -73,14 +75,14 @@ RAW_TRACEPOINT_PROBE(sched_migrate_task)
 	__u64 p = ctx->args[0];
 
 	SS_BLAME_MIGRATE(ss_arg_task_pid(p), ss_arg_task_cpu(p),
-			 (__u32)ctx->args[1]);
+			 (__u32)ctx->args[1], SS_TP_BTF ? p : 0);
 	return 0;
 }
 #elif SS_NEED_MIGRATE
 /* A task moves to another CPU: a wait it is in goes on over there. */
 TRACEPOINT_PROBE(sched, sched_migrate_task)
 {
-	SS_BLAME_MIGRATE(args->pid, args->orig_cpu, args->dest_cpu);
+	SS_BLAME_MIGRATE(args->pid, args->orig_cpu, args->dest_cpu, 0);
 	return 0;
 }
 #endif

@@ -20,6 +20,7 @@
 #include "feat_blame.h"
 #include "map_drain.h"
 #include "output.h"
+#include "tp_btf.h"
 
 #define BLAME_RING 32 /* slices kept per CPU (power of two) */
 #define BLAME_ENTRIES 16384 /* victim/culprit pairs per interval */
@@ -28,6 +29,7 @@ struct blame_state {
 	struct ss_map_drain map;
 	struct ss_blame_row *rows, *culprits;
 	bool ready;
+	bool task_storage; /* waits in task local storage, not by tid */
 	struct ss_emit e; /* the table, CSV or JSON records */
 };
 
@@ -46,6 +48,7 @@ static int blame_configure(struct ss_app *app, void *st)
 	struct blame_state *bs = st;
 	const struct ss_opts *o = &app->o;
 	int by = o->per_cgroup ? 2 : o->per_thread ? 1 : 0, ok = 0;
+	const char *env;
 
 	if (!o->blame)
 		return 0;
@@ -67,7 +70,27 @@ static int blame_configure(struct ss_app *app, void *st)
 	ok |= ss_app_define(app, "SS_NR_CPUS", app->ncpus_possible);
 	ok |= ss_app_define(app, "SS_NEED_MIGRATE", 1);
 	ok |= ss_app_define(app, "SS_NEED_WAKEUP", 1);
-	ok |= ss_app_define(app, "SS_NEED_EXIT", 1);
+	/*
+	 * Each thread's wait in its task storage where every program that
+	 * touches it has the task as a typed pointer (tp_btf) and the kernel
+	 * allows that (5.11+): a helper call on the task's own storage in
+	 * place of a hash lookup at each switch-out, switch-in and wakeup.
+	 * Its map needs BTF: the module is compiled with debug info.  Else a
+	 * hash by tid, whose entries sched_process_exit drops.
+	 */
+	env = getenv("SWITCHSTAT_TEST_NO_TASK_STORAGE");
+	bs->task_storage = app->bpf.tp_btf && !(env && !strcmp(env, "1")) &&
+			   ss_tp_btf_task_storage("sched_wakeup");
+	if (app->o.verbose)
+		fprintf(stderr, "switchstat: --blame waits: %s\n",
+			bs->task_storage ? "task local storage"
+					 : "hash by thread id");
+	if (bs->task_storage) {
+		app->bpf.keep_btf = true;
+		ok |= ss_app_define(app, "SS_BLAME_TASK_STORAGE", 1);
+	} else {
+		ok |= ss_app_define(app, "SS_NEED_EXIT", 1);
+	}
 	if (ok) {
 		ss_diag("too many BPF cflags");
 		return 1;
@@ -124,7 +147,8 @@ static int blame_attach(struct ss_app *app, void *st)
 	    tail(app, "blame_tail_ck", "ss_blame_flush_ck",
 		 BPF_PROG_TYPE_PERF_EVENT))
 		return 1;
-	return ss_app_attach_sched(app, "sched_process_exit") ||
+	return (!bs->task_storage &&
+		ss_app_attach_sched(app, "sched_process_exit")) ||
 	       ss_app_attach_sched(app, "sched_wakeup") ||
 	       ss_app_attach_sched(app, "sched_wakeup_new") ||
 	       ss_app_attach_sched(app, "sched_migrate_task");

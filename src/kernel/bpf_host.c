@@ -233,14 +233,16 @@ int ss_bpf_compile(struct ss_bpf *b, const char *text, const char **cflags,
 	 * -g0 after the -g libbcc always passes: no debug info and so no
 	 * BTF for the module (the instructions are the same bytes, checked
 	 * with the map fds masked): about 55 ms less CPU per start-up here.
-	 * The cost: a verifier log names no source lines.
+	 * The cost: a verifier log names no source lines.  Kept (no -g0)
+	 * when a map needs its BTF (b->keep_btf).
 	 */
 	memcpy(flags, cflags, ncflags * sizeof(*flags));
-	flags[ncflags] = "-g0";
+	if (!b->keep_btf)
+		flags[ncflags++] = "-g0";
 	drop_compiler_pages();
 	compiling = true;
-	b->mod = bpf_module_create_c_from_string(text, 0, flags, ncflags + 1,
-						 true, NULL);
+	b->mod = bpf_module_create_c_from_string(text, 0, flags, ncflags, true,
+						 NULL);
 	compiling = false;
 	b->compile_ns += now_ns() - t0;
 	if (!b->mod) {

@@ -46,6 +46,8 @@ struct ss_bpf {
 			    * histograms, blame, trace): sched_exit_tp is
 			    * then attached where the kernel has it */
 	bool tp_btf; /* ... loaded as BTF raw tracepoints (tp_btf.h) */
+	bool keep_btf; /* compile with debug info, for the BTF of maps that
+			* need it (task storage: --blame); else -g0 */
 	char headers[4096]; /* kernel headers dir libbcc will use */
 	char *verifier_log; /* last load failure's log, or NULL */
 	int verbose;

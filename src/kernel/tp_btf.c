@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -78,4 +79,70 @@ int ss_tp_btf_load(const void *insns, size_t len, const char *name,
 int ss_tp_btf_attach(int fd)
 {
 	return bpf_raw_tracepoint_open(NULL, fd);
+}
+
+/*
+ * A task storage map of one __u64 per task: its BTF (an int key, a u64
+ * value) loaded first, as the kernel wants for local storage maps.  The
+ * map fd, or -1.
+ */
+static int task_storage_map(void)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, mo, .map_flags = BPF_F_NO_PREALLOC);
+	struct btf *btf = btf__new_empty();
+	int key, val, btf_fd = -1, fd = -1;
+
+	if (!btf)
+		return -1;
+	key = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	val = btf__add_int(btf, "long long unsigned int", 8, 0);
+	if (key > 0 && val > 0 && !btf__load_into_kernel(btf))
+		btf_fd = btf__fd(btf);
+	if (btf_fd >= 0) {
+		mo.btf_fd = btf_fd;
+		mo.btf_key_type_id = key;
+		mo.btf_value_type_id = val;
+		fd = bpf_map_create(BPF_MAP_TYPE_TASK_STORAGE, "ss_probe_ts", 4,
+				    8, 0, &mo);
+	}
+	btf__free(btf); /* the map holds its own reference to the BTF */
+	return fd;
+}
+
+/* ss_tp_btf_task_storage - see tp_btf.h */
+bool ss_tp_btf_task_storage(const char *tp)
+{
+	int map = task_storage_map(), fd = -1;
+
+	if (map >= 0) {
+		/* r2 = ctx->args[0]; bpf_task_storage_get(map, r2, 0, create) */
+		struct bpf_insn insns[] = {
+			{ .code = BPF_LDX | BPF_MEM | BPF_DW,
+			  .dst_reg = BPF_REG_2,
+			  .src_reg = BPF_REG_1 },
+			{ .code = BPF_LD | BPF_DW | BPF_IMM,
+			  .dst_reg = BPF_REG_1,
+			  .src_reg = BPF_PSEUDO_MAP_FD,
+			  .imm = map },
+			{ 0 },
+			{ .code = BPF_ALU64 | BPF_MOV | BPF_K,
+			  .dst_reg = BPF_REG_3 },
+			{ .code = BPF_ALU64 | BPF_MOV | BPF_K,
+			  .dst_reg = BPF_REG_4,
+			  .imm = BPF_LOCAL_STORAGE_GET_F_CREATE },
+			{ .code = BPF_JMP | BPF_CALL,
+			  .imm = BPF_FUNC_task_storage_get },
+			{ .code = BPF_ALU64 | BPF_MOV | BPF_K,
+			  .dst_reg = BPF_REG_0 },
+			{ .code = BPF_JMP | BPF_EXIT },
+		};
+
+		fd = ss_tp_btf_load(insns, sizeof(insns), "ss_probe_ts", "GPL",
+				    tp, NULL, 0);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (map >= 0)
+		close(map);
+	return fd >= 0;
 }

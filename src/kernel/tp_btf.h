@@ -28,4 +28,13 @@ int ss_tp_btf_load(const void *insns, size_t len, const char *name,
 /* ss_tp_btf_attach - attach program @fd; the link fd, or -1 (errno). */
 int ss_tp_btf_attach(int fd);
 
+/*
+ * ss_tp_btf_task_storage - may a BTF raw tracepoint program for @tp (whose
+ * first argument is a task_struct pointer) keep per-task values in task
+ * local storage (BPF_MAP_TYPE_TASK_STORAGE, bpf_task_storage_get with
+ * BPF_LOCAL_STORAGE_GET_F_CREATE on that argument)?  Asks the kernel: one
+ * BTF, map and program load (each released).  False when any is refused.
+ */
+bool ss_tp_btf_task_storage(const char *tp);
+
 #endif

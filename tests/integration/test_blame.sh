@@ -16,6 +16,9 @@
 #     sched_exit_tp (-v "caught at sched_exit_tp"); without it a victim
 #     switched in by a switch the kernel does not report keeps waiting
 #     until its next reported switch-in, so the sums are only reported.
+#  1a. Case 1 again with the waits in the hash by tid
+#     (SWITCHSTAT_TEST_NO_TASK_STORAGE=1, the fallback of kernels without
+#     task storage for tracing programs): the same 2 % bound.
 #  1b. A SCHED_OTHER victim beside the same hogs: it preempts at once, so
 #     its waits are tens of us, where the two clocks' different end points
 #     show: a wakeup that preempts asks __schedule to skip its rq clock
@@ -139,6 +142,14 @@ info "hogs' on-CPU share by schedstat: nice 0 $c0 ns, nice 5 $c5 ns (weights giv
 share=$(python3 -c "print(round($d0 * 1e6 / ($d0 + $d5)))")
 check_within "pinned: nice-0 hog's part of the hogs' blame vs its CPU share (ppm)" \
 	"$share" "$(python3 -c "print(round($c0 * 1e6 / ($c0 + $c5)))")" 10
+# 1a. the same waits kept in a hash by tid, the path of kernels without
+# task storage in tracing programs or without tp_btf (where every wait is
+# in task local storage: -v says which)
+SWITCHSTAT_TEST_NO_TASK_STORAGE=1 measure hashed "$VICTIM" "$H0" "$H5" -- -p "$VICTIM" -v
+grep -q "waits: hash by thread id" "$T/hashed.err" ||
+	fail "SWITCHSTAT_TEST_NO_TASK_STORAGE=1: waits not in the hash"
+check_within "pinned, waits by tid: victim's blamed delay vs run_delay" \
+	"$(blame_sum "$T/hashed.out" victim_pid "$VICTIM")" "$((RD1 - RD0))" 2
 kill -KILL "$VICTIM" "$H0" "$H5"
 
 # --- 1b. SCHED_OTHER victim: short waits, the clocks' end points show --------
@@ -167,6 +178,7 @@ measure unpinned "$VICTIM" "$HOGS" -- -v
 want=$((RD1 - RD0))
 got=$(blame_sum "$T/unpinned.out" victim_pid "$VICTIM")
 [ "$got" -gt 0 ] || fail "unpinned: no wait blamed at all"
+info "unpinned: $(grep -o -- '--blame waits: .*' "$T/unpinned.err")"
 info "unpinned: (unknown) $(blame_sum "$T/unpinned.out" victim_pid "$VICTIM" culprit_comm "(unknown)") ns"
 if grep -q "caught at sched_exit_tp" "$T/unpinned.err"; then
 	check_within "unpinned: victim's blamed delay vs run_delay" "$got" "$want" 2
