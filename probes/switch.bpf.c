@@ -613,6 +613,8 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 
 	if (!SS_NOW_EVERY_SWITCH && (!tid || !next_tid))
 		now = bpf_ktime_get_ns();
+	/* here, where the verifier has few paths to walk it with */
+	SS_KEXCL_IDLE(cpu, prev, next, tid == 0, next_tid == 0);
 #if SS_TP_BTF
 	/* the current task is prev: under tp_btf, read in place from it */
 	ss_sw_ident_read(&who, tid, prev);
@@ -659,7 +661,6 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 	ss_switch(ctx, cpu, now, tgid, tid, prev, next, next_tid, prev_state,
 		  kind, 1, blocked, NULL, NULL, next, &who);
 	cpu->curr_nvcsw = ss_arg_task_nvcsw(next);
-	SS_KEXCL_IDLE(cpu, prev, next, tid == 0, next_tid == 0);
 	SS_OFFCPU_RAW_SWITCH(cpu, next);
 	SS_BLAME_TAIL(ctx, 0);
 	return 0;
