@@ -446,6 +446,11 @@ static __always_inline __u64 ss_kexcl_read(__u64 task, int typed, int *ok)
 	__u64 cfs = 0, rq = 0, x = 0, v = 0;
 
 	*ok = 0;
+#if SS_TASK_BTF_PTR
+	if (!typed) /* the current task, typed too */
+		task = (__u64)bpf_get_current_task_btf();
+	typed = 1;
+#endif
 	if (typed) {
 		cfs = *(__u64 *)(task + SS_SE_CFS_RQ);
 		if (!cfs)
@@ -460,18 +465,6 @@ static __always_inline __u64 ss_kexcl_read(__u64 task, int typed, int *ok)
 		*ok = 1;
 		return x;
 	}
-#if SS_TASK_BTF_PTR
-	cfs = *(__u64 *)((__u64)bpf_get_current_task_btf() + SS_SE_CFS_RQ);
-	if (!cfs)
-		return 0;
-	rq = *(__u64 *)(cfs + SS_CFS_RQ_RQ);
-	if (!rq)
-		return 0;
-	if (SS_RQ_STEAL)
-		x += *(__u64 *)(rq + SS_RQ_STEAL);
-	if (SS_RQ_IRQ)
-		x += *(__u64 *)(rq + SS_RQ_IRQ);
-#else
 	bpf_probe_read_kernel(&cfs, sizeof(cfs),
 			      (void *)(bpf_get_current_task() + SS_SE_CFS_RQ));
 	if (!cfs ||
@@ -489,7 +482,6 @@ static __always_inline __u64 ss_kexcl_read(__u64 task, int typed, int *ok)
 		bpf_probe_read_kernel(&v, sizeof(v), (void *)(rq + SS_RQ_IRQ));
 		x += v;
 	}
-#endif
 	*ok = 1;
 	return x;
 }

@@ -318,19 +318,24 @@ static void list_sysfs(FILE *f)
  * is the default, the name alone does not encode (libpfm4: "invalid or
  * missing unit mask"), so say so and name the first few to add.
  */
+/* Attribute @i of libpfm4 event @e into @a; true if it is a unit mask. */
+static bool umask_attr(int e, int i, pfm_event_attr_info_t *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	return pfm_get_event_attr_info(e, i, PFM_OS_PERF_EVENT_EXT, a) ==
+		       PFM_SUCCESS &&
+	       a->type == PFM_ATTR_UMASK;
+}
+
 static void list_needed_umasks(FILE *f, int e, const pfm_event_info_t *einfo)
 {
+	pfm_event_attr_info_t a;
 	int n = 0, shown = 0;
 	bool dfl = false;
 
 	for (int i = 0; i < einfo->nattrs; i++) {
-		pfm_event_attr_info_t a;
-
-		memset(&a, 0, sizeof(a));
-		a.size = sizeof(a);
-		if (pfm_get_event_attr_info(e, i, PFM_OS_PERF_EVENT_EXT, &a) !=
-			    PFM_SUCCESS ||
-		    a.type != PFM_ATTR_UMASK)
+		if (!umask_attr(e, i, &a))
 			continue;
 		n++;
 		dfl |= a.is_dfl;
@@ -339,13 +344,7 @@ static void list_needed_umasks(FILE *f, int e, const pfm_event_info_t *einfo)
 		return;
 	fputs("  (needs a unit mask:", f);
 	for (int i = 0; i < einfo->nattrs && shown < 4; i++) {
-		pfm_event_attr_info_t a;
-
-		memset(&a, 0, sizeof(a));
-		a.size = sizeof(a);
-		if (pfm_get_event_attr_info(e, i, PFM_OS_PERF_EVENT_EXT, &a) !=
-			    PFM_SUCCESS ||
-		    a.type != PFM_ATTR_UMASK)
+		if (!umask_attr(e, i, &a))
 			continue;
 		fprintf(f, " :%s", a.name);
 		shown++;
