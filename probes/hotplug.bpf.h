@@ -65,6 +65,10 @@ static __always_inline void ss_hotplug_check(struct ss_cpu *cpu, __u32 prev_tid,
 		if (cpu->last_switch_ns || cpu->k_ok) {
 			cpu->last_switch_ns = 0;
 			cpu->k_ok = 0;
+			cpu->known_ok = 0;
+			/* the run queue's steal went on while it was down */
+			cpu->kexcl_have = 0;
+			cpu->kexcl_idle_ok = 0;
 			ss_cpu_stat_add(cpu, SS_STAT_HOTPLUG, 1);
 		}
 	}

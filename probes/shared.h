@@ -144,6 +144,11 @@ struct ss_cpu {
 	__u64 k_ok;
 	__u64 k_ns; /* the slice just ended, ns, and k_charge 1 when it */
 	__u64 k_charge; /* is to be charged (ss_tslice_next) */
+	/* ... the last clock read here (known_ok 1: valid) and the ns
+	 * charged here since, for the span of unknown owner */
+	__u64 known_ns;
+	__u64 since_known_ns;
+	__u64 known_ok;
 	__u64 kexcl_prev; /* SS_STAT_KEXCL_NS's last reading (1 in */
 	__u64 kexcl_have; /* kexcl_have: valid) */
 	__u64 kexcl_idle0; /* ... its reading when the idle slice began */

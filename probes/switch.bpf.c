@@ -200,7 +200,9 @@ static __always_inline __u64 ss_slice_next(struct ss_cpu *cpu, __u64 now,
  * charged its time since it was picked (prev_sum_exec_runtime; no event
  * here has come since, or it would have adopted the task, so none of it
  * was charged or belongs to an earlier interval); another class's is not
- * (SS_STAT_UNREPORTED, SS_STAT_RECOVERED).  @at_switch: at sched_switch,
+ * (SS_STAT_UNREPORTED, SS_STAT_RECOVERED).  The span whose owner is
+ * unknown goes to SS_STAT_MISSED_NS (cpu->known_ns, since_known_ns), less
+ * what was recovered.  @at_switch: at sched_switch,
  * @key and @next_key are its typed task pointers; else (a resync) the
  * current task is both.  @tid: the task leaving (0: idle).
  */
@@ -208,7 +210,7 @@ static __always_inline __u64 ss_tslice_next(struct ss_cpu *cpu, __u64 now,
 					    __u64 key, __u64 next_key,
 					    __u32 tid, int at_switch)
 {
-	__u64 last = cpu->last_switch_ns, ksum, nsum, d, unknown = 0;
+	__u64 last = cpu->last_switch_ns, ksum, nsum, d, unknown = 0, t = now;
 
 	if (at_switch) {
 		ksum = ss_arg_task_sum_exec(key);
@@ -223,8 +225,17 @@ static __always_inline __u64 ss_tslice_next(struct ss_cpu *cpu, __u64 now,
 		last = 0;
 	} else if (cpu->curr_key != key) {
 		ss_cpu_stat_add(cpu, SS_STAT_UNREPORTED, 1);
-		if (now && last && now >= last) {
-			unknown = now - last;
+		/*
+		 * The span of unknown owner: since the last clock read here,
+		 * less what the slices since then were charged (each began
+		 * there or later); on the kernel's clock, so steal in the
+		 * span counts as unknown.  A few a second: the clock is read
+		 * for it.
+		 */
+		if (!t)
+			t = bpf_ktime_get_ns();
+		if (cpu->known_ok && t >= cpu->known_ns + cpu->since_known_ns) {
+			unknown = t - cpu->known_ns - cpu->since_known_ns;
 			ss_cpu_stat_add(cpu, SS_STAT_MISSED_NS, unknown);
 		}
 		last = 0;
@@ -250,7 +261,14 @@ static __always_inline __u64 ss_tslice_next(struct ss_cpu *cpu, __u64 now,
 	cpu->curr_key = next_key;
 	cpu->k_sum = nsum;
 	cpu->k_ok = 1;
-	cpu->last_switch_ns = now;
+	cpu->last_switch_ns = t;
+	if (t) { /* the next unknown span is measured from here */
+		cpu->known_ns = t;
+		cpu->since_known_ns = 0;
+		cpu->known_ok = 1;
+	} else if (cpu->k_charge) {
+		cpu->since_known_ns += cpu->k_ns;
+	}
 	return last;
 }
 #endif
