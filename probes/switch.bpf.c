@@ -232,7 +232,7 @@ static __always_inline __u64 ss_tslice_next(struct ss_cpu *cpu, __u64 now,
 		 * span counts as unknown.  A few a second: the clock is read
 		 * for it.
 		 */
-		if (!t)
+		if (!SS_NOW_EVERY_SWITCH && !t)
 			t = bpf_ktime_get_ns();
 		if (cpu->known_ok && t >= cpu->known_ns + cpu->since_known_ns) {
 			unknown = t - cpu->known_ns - cpu->since_known_ns;
@@ -262,7 +262,7 @@ static __always_inline __u64 ss_tslice_next(struct ss_cpu *cpu, __u64 now,
 	cpu->k_sum = nsum;
 	cpu->k_ok = 1;
 	cpu->last_switch_ns = t;
-	if (t) { /* the next unknown span is measured from here */
+	if (SS_NOW_EVERY_SWITCH || t) { /* the next unknown span: from here */
 		cpu->known_ns = t;
 		cpu->since_known_ns = 0;
 		cpu->known_ok = 1;
