@@ -210,14 +210,10 @@ static __always_inline __u64 ss_tslice_next(struct ss_cpu *cpu, __u64 now,
 					    __u64 key, __u64 next_key,
 					    __u32 tid, int at_switch)
 {
-	__u64 last = cpu->last_switch_ns, ksum, nsum, d, unknown = 0, t = now;
+	__u64 last = cpu->last_switch_ns, ksum, d, unknown = 0, t = now;
 
-	if (at_switch) {
-		ksum = ss_arg_task_sum_exec(key);
-		nsum = ss_arg_task_sum_exec(next_key);
-	} else {
-		ksum = nsum = ss_current_sum_exec();
-	}
+	/* each sum read where it is used: few values live at once (the
+	 * program's stack is 512 bytes, near full with --stacks --wakers) */
 	cpu->k_ns = 0;
 	cpu->k_charge = 0;
 	if (!cpu->k_ok) {
@@ -252,14 +248,19 @@ static __always_inline __u64 ss_tslice_next(struct ss_cpu *cpu, __u64 now,
 			cpu->stats[SS_STAT_MISSED_NS] -=
 				d < unknown ? d : unknown;
 		}
-	} else if (ksum >= cpu->k_sum) {
-		cpu->k_ns = ksum - cpu->k_sum;
-		cpu->k_charge = 1;
-	} else { /* the key's task is another one now (its address reused) */
-		ss_cpu_stat_add(cpu, SS_STAT_ANOMALY, 1);
+	} else {
+		ksum = at_switch ? ss_arg_task_sum_exec(key)
+				 : ss_current_sum_exec();
+		if (ksum >= cpu->k_sum) {
+			cpu->k_ns = ksum - cpu->k_sum;
+			cpu->k_charge = 1;
+		} else { /* the key's task is another one (address reused) */
+			ss_cpu_stat_add(cpu, SS_STAT_ANOMALY, 1);
+		}
 	}
 	cpu->curr_key = next_key;
-	cpu->k_sum = nsum;
+	cpu->k_sum = at_switch ? ss_arg_task_sum_exec(next_key)
+			       : ss_current_sum_exec();
 	cpu->k_ok = 1;
 	cpu->last_switch_ns = t;
 	if (SS_NOW_EVERY_SWITCH || t) { /* the next unknown span: from here */
@@ -456,14 +457,14 @@ ss_switch(void *ctx, struct ss_cpu *cpu, __u64 now, __u32 tgid, __u32 tid,
  * prev_irq_time (each where the kernel has it; offsets from BTF), reached
  * from @task (se.cfs_rq->rq: every task's, the idle task's too, is its
  * CPU's run queue).  @typed: @task is a typed sched_switch argument (plain
- * loads); else @task is ignored and the current task's is read.  Sets *ok
- * to 0 when a pointer on the way is NULL.
+ * loads); else @task is ignored and the current task's is read.  Returns
+ * SS_KEXCL_NONE when a pointer on the way is NULL.
  */
-static __always_inline __u64 ss_kexcl_read(__u64 task, int typed, int *ok)
+#define SS_KEXCL_NONE (~0ULL) /* ss_kexcl_read: a pointer on the way NULL */
+static __always_inline __u64 ss_kexcl_read(__u64 task, int typed)
 {
 	__u64 cfs = 0, rq = 0, x = 0, v = 0;
 
-	*ok = 0;
 #if SS_TASK_BTF_PTR
 	if (!typed) /* the current task, typed too */
 		task = (__u64)bpf_get_current_task_btf();
@@ -472,15 +473,14 @@ static __always_inline __u64 ss_kexcl_read(__u64 task, int typed, int *ok)
 	if (typed) {
 		cfs = *(__u64 *)(task + SS_SE_CFS_RQ);
 		if (!cfs)
-			return 0;
+			return SS_KEXCL_NONE;
 		rq = *(__u64 *)(cfs + SS_CFS_RQ_RQ);
 		if (!rq)
-			return 0;
+			return SS_KEXCL_NONE;
 		if (SS_RQ_STEAL)
 			x += *(__u64 *)(rq + SS_RQ_STEAL);
 		if (SS_RQ_IRQ)
 			x += *(__u64 *)(rq + SS_RQ_IRQ);
-		*ok = 1;
 		return x;
 	}
 	bpf_probe_read_kernel(&cfs, sizeof(cfs),
@@ -489,7 +489,7 @@ static __always_inline __u64 ss_kexcl_read(__u64 task, int typed, int *ok)
 	    bpf_probe_read_kernel(&rq, sizeof(rq),
 				  (void *)(cfs + SS_CFS_RQ_RQ)) ||
 	    !rq)
-		return 0;
+		return SS_KEXCL_NONE;
 	if (SS_RQ_STEAL) {
 		bpf_probe_read_kernel(&v, sizeof(v),
 				      (void *)(rq + SS_RQ_STEAL));
@@ -500,7 +500,6 @@ static __always_inline __u64 ss_kexcl_read(__u64 task, int typed, int *ok)
 		bpf_probe_read_kernel(&v, sizeof(v), (void *)(rq + SS_RQ_IRQ));
 		x += v;
 	}
-	*ok = 1;
 	return x;
 }
 
@@ -512,10 +511,9 @@ static __always_inline __u64 ss_kexcl_read(__u64 task, int typed, int *ok)
  */
 static __always_inline void ss_kexcl_step(struct ss_cpu *cpu, __u32 tid)
 {
-	int ok;
-	__u64 x = ss_kexcl_read(0, 0, &ok);
+	__u64 x = ss_kexcl_read(0, 0);
 
-	if (!ok)
+	if (x == SS_KEXCL_NONE)
 		return;
 	if (cpu->kexcl_have && x >= cpu->kexcl_prev)
 		ss_cpu_stat_add(cpu, SS_STAT_KEXCL_NS, x - cpu->kexcl_prev);
@@ -540,12 +538,13 @@ static __always_inline void ss_kexcl_idle(struct ss_cpu *cpu, __u64 prev,
 					  __u64 next, int prev_idle,
 					  int next_idle)
 {
-	int ok;
 	__u64 x;
+	int ok;
 
 	if (!prev_idle && !next_idle)
 		return;
-	x = ss_kexcl_read(prev_idle ? prev : next, 1, &ok);
+	x = ss_kexcl_read(prev_idle ? prev : next, 1);
+	ok = x != SS_KEXCL_NONE;
 	if (prev_idle && ok && cpu->kexcl_idle_ok && x >= cpu->kexcl_idle0)
 		ss_cpu_stat_add(cpu, SS_STAT_KEXCL_IDLE_NS,
 				x - cpu->kexcl_idle0);
