@@ -119,9 +119,66 @@ static __always_inline __u32 ss_off_reason_tp(__u64 st)
 	return SS_OFF_OTHER;
 }
 
-/* The current task (tgid, tid) leaves the CPU at @now for @reason. */
-static __always_inline void ss_off_leave(void *ctx, __u64 now, __u32 tgid,
-					 __u32 tid, __u32 reason)
+/* Add @ns of @reason to @t's row in the accumulator map of @gen. */
+static __always_inline void ss_off_charge(struct ss_off_task *t, int gen,
+					  __u32 reason, __u64 ns)
+{
+	struct ss_off_val *v;
+
+	if (!ns || reason >= SS_OFF_MAX)
+		return;
+	v = gen ? offcpu_b.lookup(&t->key) : offcpu.lookup(&t->key);
+	if (!v) {
+		struct ss_off_val init = {};
+
+		__builtin_memcpy(init.comm, t->comm, SS_COMM_LEN);
+		init.cgroup_id = t->cgroup_id;
+		v = gen ? offcpu_b.lookup_or_try_init(&t->key, &init)
+			: offcpu.lookup_or_try_init(&t->key, &init);
+		if (!v) {
+			stat_add(SS_STAT_DROPS, 1);
+			return;
+		}
+	}
+	__sync_fetch_and_add(&v->ns[reason], ns);
+}
+
+#if SS_TASK_CLOCK
+/*
+ * ss_off_gap - under SS_TASK_CLOCK, the part of the leaving task's window
+ * on this CPU (its reported switch-in to @now, ns) that the kernel's clock
+ * did not give it: preemptions by switches the kernel did not report
+ * (both ends hidden), and steal and IRQ time where the kernel accounts
+ * them.  The task was runnable then and not running, so --offcpu charges
+ * it as runnable (R), and on-CPU + off-CPU add up to the wall time as on
+ * the window.  0 when the switch-in was not seen.
+ */
+static __always_inline __u64 ss_off_gap(struct ss_cpu *cpu, __u64 now)
+{
+	__u64 in = cpu->off_in_ns, k = cpu->off_in_k;
+
+	return in && now > in + k ? now - in - k : 0;
+}
+#define SS_OFF_GAP_START(cpu, now)        \
+	do {                              \
+		(cpu)->off_in_ns = (now); \
+		(cpu)->off_in_k = 0;      \
+	} while (0)
+#else
+#define ss_off_gap(cpu, now) 0
+#define SS_OFF_GAP_START(cpu, now) \
+	do {                       \
+	} while (0)
+#endif
+
+/*
+ * The current task (tgid, tid) leaves the CPU at @now for @reason; @gap
+ * ns of its last window (ss_off_gap) go to its row as runnable, in the
+ * interval @cpu charges.
+ */
+static __always_inline void ss_off_leave(void *ctx, struct ss_cpu *cpu,
+					 __u64 now, __u32 tgid, __u32 tid,
+					 __u32 reason, __u64 gap)
 {
 	struct ss_off_task *t;
 
@@ -158,30 +215,8 @@ static __always_inline void ss_off_leave(void *ctx, __u64 now, __u32 tgid,
 	t->dead = 0;
 	SS_STACKS_LEAVE(ctx, t, tgid);
 	t->since = now;
-}
-
-/* Add @ns of @reason to @t's row in the accumulator map of @gen. */
-static __always_inline void ss_off_charge(struct ss_off_task *t, int gen,
-					  __u32 reason, __u64 ns)
-{
-	struct ss_off_val *v;
-
-	if (!ns || reason >= SS_OFF_MAX)
-		return;
-	v = gen ? offcpu_b.lookup(&t->key) : offcpu.lookup(&t->key);
-	if (!v) {
-		struct ss_off_val init = {};
-
-		__builtin_memcpy(init.comm, t->comm, SS_COMM_LEN);
-		init.cgroup_id = t->cgroup_id;
-		v = gen ? offcpu_b.lookup_or_try_init(&t->key, &init)
-			: offcpu.lookup_or_try_init(&t->key, &init);
-		if (!v) {
-			stat_add(SS_STAT_DROPS, 1);
-			return;
-		}
-	}
-	__sync_fetch_and_add(&v->ns[reason], ns);
+	if (gap)
+		ss_off_charge(t, cpu->accum_gen & 1, SS_OFF_RUNQ, gap);
 }
 
 /*
@@ -253,23 +288,30 @@ static __always_inline void ss_off_edge(__u64 now)
 }
 
 /* in the raw sched_switch: its cpu, now, tgid, tid, preempt, raw_state */
-#define SS_OFFCPU_RAW_SWITCH(cpu, next)                              \
-	do {                                                         \
-		ss_off_leave(ctx, now, tgid, tid,                    \
-			     ss_off_reason_raw(preempt, raw_state)); \
-		ss_off_arrive(cpu, now, ss_arg_task_pid(next));      \
+#define SS_OFFCPU_RAW_SWITCH(cpu, next)                             \
+	do {                                                        \
+		ss_off_leave(ctx, cpu, now, tgid, tid,              \
+			     ss_off_reason_raw(preempt, raw_state), \
+			     ss_off_gap(cpu, now));                 \
+		ss_off_arrive(cpu, now, ss_arg_task_pid(next));     \
+		SS_OFF_GAP_START(cpu, now);                         \
 	} while (0)
 /* in the regular sched_switch: its args, cpu, now, tgid, tid, prev_state */
-#define SS_OFFCPU_TP_SWITCH(cpu, next_tid)                  \
-	do {                                                \
-		ss_off_leave(args, now, tgid, tid,          \
-			     ss_off_reason_tp(prev_state)); \
-		ss_off_arrive(cpu, now, next_tid);          \
+#define SS_OFFCPU_TP_SWITCH(cpu, next_tid)                     \
+	do {                                                   \
+		ss_off_leave(args, cpu, now, tgid, tid,        \
+			     ss_off_reason_tp(prev_state), 0); \
+		ss_off_arrive(cpu, now, next_tid);             \
 	} while (0)
 /* in ss_resync: the current task arrived by a switch not reported */
 #define SS_OFFCPU_UNREPORTED() ss_off_arrive(cpu, now, tid)
 #define SS_OFFCPU_EDGE() ss_off_edge(now)
+/* ss_tslice_next: the owner's switch-in unknown; @ns charged to it */
+#define SS_OFF_GAP_FORGET(cpu) ((cpu)->off_in_ns = 0)
+#define SS_OFF_GAP_ADD(cpu, ns) ((cpu)->off_in_k += (ns))
 #else
+#define SS_OFF_GAP_FORGET(cpu) ((void)0)
+#define SS_OFF_GAP_ADD(cpu, ns) ((void)0)
 #define SS_OFFCPU_RAW_SWITCH(cpu, next) \
 	do {                            \
 	} while (0)

@@ -149,6 +149,12 @@ struct ss_cpu {
 	__u64 known_ns;
 	__u64 since_known_ns;
 	__u64 known_ok;
+	/* --offcpu under SS_TASK_CLOCK: when the slice owner switched in at
+	 * a reported switch (0: unknown), and its kernel-clock ns charged
+	 * since; the rest of that window is charged as runnable off-CPU
+	 * (offcpu.bpf.h ss_off_gap) */
+	__u64 off_in_ns;
+	__u64 off_in_k;
 	__u64 kexcl_prev; /* SS_STAT_KEXCL_NS's last reading (1 in */
 	__u64 kexcl_have; /* kexcl_have: valid) */
 	__u64 kexcl_idle0; /* ... its reading when the idle slice began */

@@ -219,8 +219,10 @@ static __always_inline __u64 ss_tslice_next(struct ss_cpu *cpu, __u64 now,
 	if (!cpu->k_ok) {
 		ss_cpu_stat_add(cpu, SS_STAT_FIRST_SLICE, 1);
 		last = 0;
+		SS_OFF_GAP_FORGET(cpu);
 	} else if (cpu->curr_key != key) {
 		ss_cpu_stat_add(cpu, SS_STAT_UNREPORTED, 1);
+		SS_OFF_GAP_FORGET(cpu);
 		/*
 		 * The span of unknown owner: since the last clock read here,
 		 * less what the slices since then were charged (each began
@@ -258,6 +260,8 @@ static __always_inline __u64 ss_tslice_next(struct ss_cpu *cpu, __u64 now,
 			ss_cpu_stat_add(cpu, SS_STAT_ANOMALY, 1);
 		}
 	}
+	if (cpu->k_charge)
+		SS_OFF_GAP_ADD(cpu, cpu->k_ns);
 	cpu->curr_key = next_key;
 	cpu->k_sum = at_switch ? ss_arg_task_sum_exec(next_key)
 			       : ss_current_sum_exec();
