@@ -10,9 +10,9 @@
 # The clocks: a row's counters are read at the switch tracepoints, so per
 # row they are held to an instance whose oncpu_ns is on that window
 # (SWITCHSTAT_TEST_WINDOW_CLOCK=1, case 1; case 2 scales within 1 % on
-# the default clock).  The default's rows are
-# on the kernel's clock (se.sum_exec_runtime, case 4): its sums are held
-# to schedstat, its rows' cycles printed against their on-CPU, not
+# the default clock).  The default's rows are on the kernel's clock
+# (se.sum_exec_runtime, case 4): its sums are held to schedstat, its
+# rows' cycles printed against their on-CPU, not
 # asserted: the two clocks put the stretch between a wakeup that preempts
 # and the switch in different slices, and beside the ping-pong the
 # default's ping and pong rows (CPU 1 offline) read cycles 1.2-1.6 % above
