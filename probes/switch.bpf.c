@@ -279,6 +279,20 @@ static __always_inline __u64 ss_tslice_next(struct ss_cpu *cpu, __u64 now,
 #endif
 
 /*
+ * SS_SLICE_KNOWN - whether this CPU's current slice began at a switch or
+ * resync seen here, so its owner's nvcsw then is cpu->curr_nvcsw.  Under
+ * SS_TASK_CLOCK the window's start (last_switch_ns) stays 0 where the
+ * clock is not read (a switch between two tasks): cpu->k_ok says it there
+ * (test_sigstorm's nocache window: a sleep abandoned for a signal counted
+ * involuntary when its row cache entry was gone).
+ */
+#if SS_TASK_CLOCK
+#define SS_SLICE_KNOWN(cpu) ((cpu)->k_ok != 0)
+#else
+#define SS_SLICE_KNOWN(cpu) ((cpu)->last_switch_ns != 0)
+#endif
+
+/*
  * The prev_state the regular tracepoint reports, from the raw one: R+
  * (TASK_REPORT_MAX) when preempted, else the highest TASK_REPORT bit of
  * the state (a dead thread shows X), I for TASK_IDLE.
@@ -654,7 +668,7 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 		kind = SS_SW_VOL;
 	} else if (preempt) {
 		kind = SS_SW_INVOL;
-	} else if (cpu->curr_key == prev && cpu->last_switch_ns) {
+	} else if (cpu->curr_key == prev && SS_SLICE_KNOWN(cpu)) {
 		kind = ss_prev_nvcsw(who.task) != cpu->curr_nvcsw ? SS_SW_VOL
 								  : SS_SW_INVOL;
 		blocked = (raw_state & SS_PREV_STATE_SLEEP_MASK) != 0;

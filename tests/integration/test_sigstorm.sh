@@ -12,6 +12,15 @@
 # window takes it from the task instead, as on 5.5-5.17, where the state
 # read back is R for these sleeps (SWITCHSTAT_TEST_RAW_STATE_FROM_TASK=1,
 # src/features/feat_path.c); the split must be the kernel's there too.
+# A third window runs without the per-CPU row cache
+# (SWITCHSTAT_TEST_NO_ROW_CACHE=1), so each kind comes from the waiter's
+# nvcsw at its switch-in alone: with rows on the kernel's clock that
+# baseline was ignored after every switch between two tasks (the window's
+# start is 0 there), and a signal-abandoned sleep whose row cache entry
+# had been evicted counted involuntary (the default window failed 1 in
+# about 15 guest runs; this one moved 52-75 of about 510 on this host).  There each
+# switch the kernel did not report (-v's count, 0 in the guests) may move
+# one switch: the task it brought in unseen is split by its state.
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -x "$WORKLOADS/sigstorm" ] || fail "workload sigstorm not built in $WORKLOADS"
@@ -30,9 +39,11 @@ freeze "$P"
 # tfield NAME: field NAME of thread R's status
 tfield() { awk -v f="$1:" '$1 == f { print $2 }' /proc/"$P"/task/"$R"/status; }
 
-# window NAME: one window of -t R, the waiter's split vs the kernel's
+# window NAME [ALLOW]: one window of -t R, the waiter's split vs the
+# kernel's; ALLOW=unreported: each switch the kernel did not report may
+# move one switch between the kinds
 window() {
-	local name=$1 v0 i0 v1 i1 want_v want_i got_v got_i i
+	local name=$1 allow=${2:-} v0 i0 v1 i1 want_v want_i got_v got_i i u=0 dv di
 	start_tool "$name" -t "$R" --csv -i 60000 -v
 	v0=$(tfield voluntary_ctxt_switches)
 	i0=$(tfield nonvoluntary_ctxt_switches)
@@ -54,8 +65,15 @@ window() {
 	[ "$want_v" -gt 100 ] || fail "$name: the waiter barely switched: $want_v voluntary"
 	info "$name: $(grep -o 'prev_state .*' "$T/$name.err")"
 	info "$name: thread $R: voluntary $got_v (kernel $want_v), involuntary $got_i (kernel $want_i)"
-	[ "$got_v" -eq "$want_v" ] && [ "$got_i" -eq "$want_i" ] ||
-		fail "$name: split differs from the kernel's: voluntary $got_v vs $want_v, involuntary $got_i vs $want_i"
+	if [ "$allow" = unreported ]; then
+		# -v's stats line of each interval: "N switches not reported"
+		u=$(grep -o '[0-9]* switches not reported' "$T/$name.err" |
+			awk '{ s += $1 } END { print s + 0 }')
+		info "$name: switches the kernel did not report: $u"
+	fi
+	dv=$((got_v - want_v)) di=$((got_i - want_i))
+	[ "${dv#-}" -le "$u" ] && [ "${di#-}" -le "$u" ] ||
+		fail "$name: split differs from the kernel's: voluntary $got_v vs $want_v, involuntary $got_i vs $want_i (allowed $u)"
 }
 
 window s
@@ -66,4 +84,9 @@ if grep -q "prev_state from args" "$T/s.err"; then
 	grep -q "prev_state read from task_struct" "$T/task.err" ||
 		fail "task: prev_state not from the task: $(grep prev_state "$T/task.err")"
 fi
+SWITCHSTAT_TEST_NO_ROW_CACHE=1 window nocache unreported
+grep -q 'SS_ROW_CACHE_BITS=[1-9]' "$T/nocache.err" &&
+	fail "nocache: the row cache is still compiled in (-v's cflags)"
+grep -q 'SS_TASK_CLOCK=1' "$T/nocache.err" ||
+	info "nocache: rows not on the kernel's clock here"
 pass "signal-abandoned sleeps: voluntary/involuntary equal the kernel's"
