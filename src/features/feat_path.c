@@ -40,14 +40,17 @@
  * blame, trace lines).  Otherwise the rows need only each task's on-CPU
  * time, and the kernel's own clock gives what the window lost: the task
  * leaving after an unreported switch-in is charged its sum_exec_runtime
- * since it was picked (SS_KCLOCK, switch.bpf.c).  SWITCHSTAT_TEST_NO_EXIT_TP=1
- * never attaches it, SWITCHSTAT_TEST_EXIT_TP=1 always does (where the
- * kernel has it), SWITCHSTAT_TEST_NO_KCLOCK=1 leaves the kernel's clock
+ * since it was picked (SS_KCLOCK, switch.bpf.c).  Even then it is attached
+ * only once the kernel is seen hiding a switch (path_exit_interval): a
+ * kernel that hides none never runs it.  SWITCHSTAT_TEST_NO_EXIT_TP=1
+ * never attaches it, SWITCHSTAT_TEST_EXIT_TP=1 always does, at start-up
+ * (where the kernel has it), SWITCHSTAT_TEST_NO_KCLOCK=1 leaves the kernel's clock
  * out (tests, scripts/bench-overhead.sh).
  */
 #include "feat_path.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -367,45 +370,112 @@ static int path_configure(struct ss_app *app, void *st)
 }
 
 /*
- * Whether sched_exit_tp is attached: where the kernel has it and a feature
- * needs every slice's start (app->bpf.whole_slices, set by the features'
- * configure phases, so this runs after theirs: ss_feat_path_exit's place
- * in features.c), or the kernel's clock is not there to fill in (see the
- * top of the file).  Its program is compiled only then (SS_EXIT_TP): 281
- * instructions the default mode never loads.
+ * Whether sched_exit_tp's program is compiled: where the kernel has it and
+ * a feature needs every slice's start (app->bpf.whole_slices, set by the
+ * features' configure phases, so this runs after theirs: ss_feat_path_exit's
+ * place in features.c), or the kernel's clock is not there to fill in (see
+ * the top of the file).  Otherwise it is not (SS_EXIT_TP): 281 instructions
+ * the default mode never loads.  It is loaded (verified) at start-up and
+ * attached once the kernel is seen hiding a switch (path_exit_interval):
+ * a kernel that hides none (any but a tracer-hiding one) never pays for a
+ * second program at every __schedule.  At once with --trace (no interval
+ * loop), with SWITCHSTAT_TEST_EXIT_TP=1 (compiled and attached in any
+ * mode: the bench) and with SWITCHSTAT_TEST_EXIT_TP_NOW=1 (where compiled:
+ * the tests' default, tests/integration/lib.sh).
  */
 static int path_exit_configure(struct ss_app *app, void *st)
 {
 	const char *env = getenv("SWITCHSTAT_TEST_EXIT_TP");
+	const char *now = getenv("SWITCHSTAT_TEST_EXIT_TP_NOW");
+	bool forced = env && !strcmp(env, "1");
 
 	(void)st;
-	app->bpf.exit_tp = app->bpf.raw_sched && app->bpf.exit_tp_avail &&
-			   (app->bpf.whole_slices || !app->bpf.kclock ||
-			    (env && !strcmp(env, "1")));
+	app->bpf.exit_tp_prog =
+		app->bpf.raw_sched && app->bpf.exit_tp_avail &&
+		(app->bpf.whole_slices || !app->bpf.kclock || forced);
+	app->bpf.exit_tp_now =
+		app->bpf.exit_tp_prog &&
+		(forced || app->o.trace || (now && !strcmp(now, "1")));
 	if (app->bpf.raw_sched &&
-	    ss_app_define(app, "SS_EXIT_TP", app->bpf.exit_tp)) {
+	    ss_app_define(app, "SS_EXIT_TP", app->bpf.exit_tp_prog)) {
 		fprintf(stderr, "switchstat: too many BPF cflags\n");
 		return 1;
 	}
 	return 0;
 }
 
-/* sched_exit_tp before sched_switch (core_start): no switch goes unseen. */
+/*
+ * sched_exit_tp before sched_switch (core_start): no switch goes unseen;
+ * or only loaded, for path_exit_interval to attach.
+ */
 static int path_attach(struct ss_app *app, void *st)
 {
+	char err[SS_ERR_LEN];
+	const char *fn;
+
 	(void)st;
 	if (!app->bpf.raw_sched)
 		return 0;
 	if (app->o.verbose)
 		fprintf(stderr, "switchstat: unreported switches: %s\n",
-			app->bpf.exit_tp ? "caught at sched_exit_tp"
+			app->bpf.exit_tp_now ? "caught at sched_exit_tp"
+			: app->bpf.exit_tp_prog
+				? "found at the next switch or checkpoint "
+				  "until the kernel is seen hiding one, then "
+				  "caught at sched_exit_tp (attached then)"
 			: app->bpf.kclock
 				? "found at the next switch or checkpoint; "
 				  "the slice before, from the task's "
 				  "sum_exec_runtime (no sched_exit_tp)"
 				: "found at the next switch or checkpoint "
 				  "(no sched_exit_tp)");
-	return app->bpf.exit_tp && ss_app_attach_sched(app, "sched_exit_tp");
+	if (!app->bpf.exit_tp_prog)
+		return 0;
+	if (app->bpf.exit_tp_now) {
+		if (ss_app_attach_sched(app, "sched_exit_tp"))
+			return 1;
+		app->bpf.exit_tp = true;
+		return 0;
+	}
+	fn = ss_bpf_sched_fn(&app->bpf, "sched_exit_tp");
+	app->bpf.exit_tp_fd = ss_bpf_load_as_sched(
+		&app->bpf, fn, "sched_exit_tp", err, sizeof(err));
+	if (app->bpf.exit_tp_fd < 0) {
+		ss_diag("%s", err);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * At an interval's end: the first interval in which the kernel hid a
+ * switch attaches the loaded sched_exit_tp program, from then on.  A
+ * failure to attach is said once and leaves things as on a kernel
+ * without it (not fatal: the rows stay right, the slices after hidden
+ * switches start late).
+ */
+static int path_exit_interval(struct ss_app *app, void *st)
+{
+	char err[SS_ERR_LEN];
+
+	(void)st;
+	if (!app->bpf.exit_tp_prog || app->bpf.exit_tp ||
+	    app->bpf.exit_tp_fd < 0 || !app->iv.stats[SS_STAT_UNREPORTED])
+		return 0;
+	if (ss_bpf_attach_raw_fd(&app->bpf, app->bpf.exit_tp_fd,
+				 "sched_exit_tp", err, sizeof(err))) {
+		ss_diag("%s (the slices after switches the kernel does not "
+			"report start at the next switch or checkpoint)",
+			err);
+		app->bpf.exit_tp_fd = -1;
+		return 0;
+	}
+	app->bpf.exit_tp = true;
+	if (app->o.verbose)
+		ss_diag("the kernel hid %" PRIu64
+			" switches in this interval: sched_exit_tp attached",
+			app->iv.stats[SS_STAT_UNREPORTED]);
+	return 0;
 }
 
 const struct ss_feature ss_feat_path = {
@@ -417,4 +487,5 @@ const struct ss_feature ss_feat_path_exit = {
 	.name = "path_exit",
 	.configure = path_exit_configure,
 	.attach = path_attach,
+	.on_interval = path_exit_interval,
 };

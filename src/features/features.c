@@ -45,8 +45,9 @@ static const struct ss_feature *const ss_features[] = {
 	&ss_feat_wakers, /* --wakers */
 	&ss_feat_stacks, /* --stacks */
 	&ss_feat_trace, /* --trace */
-	&ss_feat_path_exit, /* sched_exit_tp: after whole_slices is known */
 	&ss_feat_check, /* --check, -v per interval */
+	&ss_feat_path_exit, /* sched_exit_tp: after whole_slices is known,
+			     * attached after the check's lines */
 	&ss_feat_selfstats, /* --self-stats */
 	&ss_feat_prom, /* --listen: snapshot of the interval */
 	&ss_feat_top, /* --top: the live view (runs the interval loop) */

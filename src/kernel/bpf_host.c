@@ -434,35 +434,6 @@ static int load_tp_btf(struct ss_bpf *b, const char *fn, const char *tp,
 	return load_done(b, fn, fd, e, err, errlen);
 }
 
-/*
- * Load function fn as a BTF raw tracepoint program for tp and attach it.
- * Returns 0, or -1 with err.
- */
-static int attach_tp_btf(struct ss_bpf *b, const char *fn, const char *tp,
-			 char *err, size_t errlen)
-{
-	unsigned long long t0;
-	int fd, lfd;
-
-	if (b->nraw >= SS_MAX_PROGS) {
-		snprintf(err, errlen, "too many BPF programs");
-		return -1;
-	}
-	fd = load_tp_btf(b, fn, tp, err, errlen);
-	if (fd < 0)
-		return -1;
-	t0 = now_ns();
-	lfd = ss_tp_btf_attach(fd);
-	b->attach_ns += now_ns() - t0;
-	if (lfd < 0) {
-		snprintf(err, errlen, "cannot attach BTF raw tracepoint %s: %s",
-			 tp, strerror(errno));
-		return -1;
-	}
-	b->raw_fd[b->nraw++] = lfd;
-	return 0;
-}
-
 /* ss_bpf_load_as_sched - see bpf_host.h */
 int ss_bpf_load_as_sched(struct ss_bpf *b, const char *fn, const char *tp,
 			 char *err, size_t errlen)
@@ -480,7 +451,7 @@ int ss_bpf_attach_sched(struct ss_bpf *b, const char *tp, char *err,
 			size_t errlen)
 {
 	const char *fn = ss_bpf_sched_fn(b, tp);
-	int fd, lfd;
+	int fd;
 
 	if (!fn) {
 		snprintf(err, errlen, "no probe for sched:%s", tp);
@@ -490,19 +461,29 @@ int ss_bpf_attach_sched(struct ss_bpf *b, const char *tp, char *err,
 		return 0;
 	if (!b->raw_sched)
 		return ss_bpf_attach_tp(b, fn, "sched", tp, err, errlen);
+	fd = ss_bpf_load_as_sched(b, fn, tp, err, errlen);
+	if (fd < 0)
+		return -1;
+	return ss_bpf_attach_raw_fd(b, fd, tp, err, errlen);
+}
+
+/* ss_bpf_attach_raw_fd - see bpf_host.h */
+int ss_bpf_attach_raw_fd(struct ss_bpf *b, int fd, const char *tp, char *err,
+			 size_t errlen)
+{
+	unsigned long long t0 = now_ns();
+	int lfd;
+
 	if (b->nraw >= SS_MAX_PROGS) {
 		snprintf(err, errlen, "too many attachments");
 		return -1;
 	}
-	if (b->tp_btf)
-		return attach_tp_btf(b, fn, tp, err, errlen);
-	fd = ss_bpf_load(b, fn, BPF_PROG_TYPE_RAW_TRACEPOINT, err, errlen);
-	if (fd < 0)
-		return -1;
-	lfd = bpf_attach_raw_tracepoint(fd, tp);
+	lfd = b->tp_btf ? ss_tp_btf_attach(fd)
+			: bpf_attach_raw_tracepoint(fd, tp);
+	b->attach_ns += now_ns() - t0;
 	if (lfd < 0) {
-		snprintf(err, errlen, "cannot attach raw tracepoint %s: %s", tp,
-			 strerror(errno));
+		snprintf(err, errlen, "cannot attach %sraw tracepoint %s: %s",
+			 b->tp_btf ? "BTF " : "", tp, strerror(errno));
 		return -1;
 	}
 	b->raw_fd[b->nraw++] = lfd;

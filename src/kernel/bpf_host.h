@@ -32,6 +32,10 @@ struct ss_bpf {
 	bool raw_sched; /* sched tracepoints as raw tracepoints (feat_path.c) */
 	bool exit_tp; /* raw path: sched_exit_tp attached: it catches the
 		       * switches the kernel does not report (feat_path.c) */
+	bool exit_tp_prog; /* ... its program compiled in (SS_EXIT_TP) */
+	bool exit_tp_now; /* ... attached at start-up, not when the kernel
+			   * is first seen hiding a switch */
+	int exit_tp_fd; /* ... loaded, to attach then (-1: none) */
 	bool exit_tp_avail; /* ... the kernel has it (compiled in) */
 	bool kclock; /* raw path: slices after an unreported switch are
 		      * charged from the kernel's clock (switch.bpf.c) */
@@ -106,6 +110,15 @@ const char *ss_bpf_sched_fn(const struct ss_bpf *b, const char *tp);
  */
 int ss_bpf_attach_sched(struct ss_bpf *b, const char *tp, char *err,
 			size_t errlen);
+
+/*
+ * ss_bpf_attach_raw_fd - attach loaded program @fd (ss_bpf_load_as_sched)
+ * to raw sched tracepoint @tp, as a BTF raw tracepoint when b->tp_btf:
+ * for a probe loaded (verified) at start-up and attached later.  Only
+ * with b->raw_sched.  Returns 0, or -1 with err.
+ */
+int ss_bpf_attach_raw_fd(struct ss_bpf *b, int fd, const char *tp, char *err,
+			 size_t errlen);
 
 /*
  * ss_bpf_load_as_sched - load function fn, without attaching it, as the

@@ -12,6 +12,13 @@ T=$(mktemp -d /tmp/ss-test.XXXXXX)
 # what a test keeps for a person to look at (screenshots), after it ends
 ARTIFACTS=${SS_ARTIFACTS:-/tmp/switchstat-artifacts}
 BG_PIDS=()
+# sched_exit_tp, where a feature compiles it in, attached at start-up
+# instead of at the end of the first interval in which the kernel hid a
+# switch (src/features/feat_path.c): so the tests' windows have whole
+# slices from the first interval on, on this VM, whose kernel hides a few
+# switches a second.  test_runq_unreported's second case runs the lazy
+# attach users get (=0).
+export SWITCHSTAT_TEST_EXIT_TP_NOW=${SWITCHSTAT_TEST_EXIT_TP_NOW-1}
 
 cleanup() {
 	for p in "${BG_PIDS[@]}"; do

@@ -20,6 +20,16 @@
 # on the hidden tasks running on CPU 0 while the victim waits; where the
 # kernel reported every switch in the window (-v: "0 switches not
 # reported") the test cannot tell the fix from its absence, and says so.
+#
+# Two cases, the same bound:
+#  1. sched_exit_tp attached from the start (SWITCHSTAT_TEST_EXIT_TP_NOW=1,
+#     the tests' default: lib.sh);
+#  2. as users run it: attached at the end of the first interval in which
+#     the kernel hid a switch (src/features/feat_path.c).  The start-up
+#     line must say so and the first interval's stats line must say the
+#     switches were found late (not attached yet); the window opens once
+#     -v says "sched_exit_tp attached", and must then count every wait.
+#     Where the kernel hid no switch in 30 s, the case is skipped, said so.
 . "$(dirname "$0")/lib.sh"
 need_root
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
@@ -34,35 +44,71 @@ for h in a b c d; do
 done
 wait_comm "$VICTIM" sleeper
 
-freeze "$VICTIM" "${HOGS[@]}"
-start_tool hist --json -n 0 -i 1000 -v --no-counters -t "$VICTIM" \
-	--hist runq -H
-read -r _ _ n0 <"/proc/$VICTIM/schedstat"
-thaw "$VICTIM" "${HOGS[@]}"
-sleep 8
-freeze "$VICTIM" "${HOGS[@]}"
-read -r _ _ n1 <"/proc/$VICTIM/schedstat"
-stop_tool
 
-want=$((n1 - n0))
-[ "$want" -gt 1000 ] || fail "the victim ran only $want times after a wait"
-got=$(python3 - "$T/hist.out" <<'PY'
+# window NAME: freeze, start the tool, count the victim's switch-ins
+# after a wait over 8 s, and compare with what --hist runq -t counted
+window() {
+	local name=$1 n0 n1 want got unrep slack i t0=0
+	freeze "$VICTIM" "${HOGS[@]}"
+	start_tool "$name" --json -n 0 -i 1000 -v --no-counters -t "$VICTIM" \
+		--hist runq -H
+	if [ "$name" = lazy ]; then
+		grep -q "until the kernel is seen hiding one" "$T/$name.err" ||
+			fail "lazy: the start-up line does not say sched_exit_tp waits for a hidden switch: $(grep 'unreported switches:' "$T/$name.err")"
+		# the workload runs while the tool waits for a hidden switch
+		thaw "$VICTIM" "${HOGS[@]}"
+		for i in $(seq 1 300); do
+			grep -q "sched_exit_tp attached" "$T/$name.err" && break
+			sleep 0.1
+		done
+		freeze "$VICTIM" "${HOGS[@]}"
+		if ! grep -q "sched_exit_tp attached" "$T/$name.err"; then
+			stop_tool
+			grep -q '[1-9][0-9]* switches not reported' "$T/$name.err" &&
+				fail "lazy: the kernel hid switches, sched_exit_tp was not attached"
+			info "lazy: the kernel hid no switch in 30 s: nothing to attach for"
+			return 0
+		fi
+		grep -m1 'switches not reported' "$T/$name.err" | grep -q "found late: no sched_exit_tp" ||
+			fail "lazy: sched_exit_tp was attached before the first interval ended"
+		# frozen for longer than an interval: the intervals that end
+		# after the thaw began after the freeze, so they hold the
+		# window's waits only
+		sleep 1.5
+		t0=$EPOCHREALTIME
+	fi
+	read -r _ _ n0 <"/proc/$VICTIM/schedstat"
+	thaw "$VICTIM" "${HOGS[@]}"
+	sleep 8
+	freeze "$VICTIM" "${HOGS[@]}"
+	read -r _ _ n1 <"/proc/$VICTIM/schedstat"
+	stop_tool
+
+	want=$((n1 - n0))
+	[ "$want" -gt 1000 ] || fail "$name: the victim ran only $want times after a wait"
+	got=$(python3 - "$T/$name.out" "$t0" <<'PY'
 import json, sys
-n = 0
+# the intervals that end after the window opened (lazy: the tool ran
+# before it; t0 0: all)
+t0, n = float(sys.argv[2]), 0
 for line in open(sys.argv[1], errors="replace"):
     if line.startswith("{"):
         r = json.loads(line)
-        if r.get("type") == "hist" and r.get("kind") == "runq":
+        if r.get("type") == "hist" and r.get("kind") == "runq" and float(r["time"]) > t0:
             n += r["count"]
 print(n)
 PY
-) || fail "cannot read $T/hist.out"
-unrep=$(grep -o '[0-9]* switches not reported' "$T/hist.err" |
-	awk '{ s += $1 } END { print s + 0 }')
-info "--hist runq -t: $got waits; schedstat pcount +$want; $unrep switches on all CPUs not reported by the kernel"
-[ "$unrep" -gt 0 ] ||
-	info "no unreported switch in the window: this run cannot tell the fix from its absence"
-slack=$((want / 2000 + 1))
-[ "$got" -ge $((want - slack)) ] && [ "$got" -le $((want + slack)) ] ||
-	fail "--hist runq -t counted $got waits, the kernel $want switch-ins after a wait (slack $slack)"
-pass "--hist runq counts every wait, unreported switch-ins too ($got of $want)"
+) || fail "cannot read $T/$name.out"
+	unrep=$(grep -o '[0-9]* switches not reported' "$T/$name.err" |
+		awk '{ s += $1 } END { print s + 0 }')
+	info "$name: --hist runq -t: $got waits; schedstat pcount +$want; $unrep switches on all CPUs not reported by the kernel"
+	[ "$unrep" -gt 0 ] ||
+		info "$name: no unreported switch: this run cannot tell the fix from its absence"
+	slack=$((want / 2000 + 1))
+	[ "$got" -ge $((want - slack)) ] && [ "$got" -le $((want + slack)) ] ||
+		fail "$name: --hist runq -t counted $got waits, the kernel $want switch-ins after a wait (slack $slack)"
+}
+
+SWITCHSTAT_TEST_EXIT_TP_NOW=1 window eager
+SWITCHSTAT_TEST_EXIT_TP_NOW=0 window lazy
+pass "--hist runq counts every wait, unreported switch-ins too, sched_exit_tp attached at start and when the kernel first hid a switch"
