@@ -20,6 +20,13 @@
  *                      stack; r0 = 0; exit (what the kernel's own per-task
  *                      clock would cost instead: issue 22's alternative)
  *
+ * A second argument --copies N (N <= 64; as the first argument, with the
+ * empty program) loads and attaches N copies of the program: each is a
+ * probe of its own on the tracepoint, so the cost a switch adds grows by
+ * one dispatch (the kernel's call into a BPF program: bpf_trace_run4,
+ * RCU, migrate_disable) and one body per copy; the slope over N is one
+ * program's dispatch, measured well above the pipe benchmark's noise.
+ *
  * Prints "Tracing... Hit Ctrl-C to end." once attached and waits for
  * SIGINT or SIGTERM.  Exit 1 on any failure, with the reason.
  */
@@ -30,6 +37,7 @@
 #include <linux/perf_event.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -95,7 +103,7 @@ int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct bpf_insn prog[16];
-	int n = 0, map = -1, fd, link, id;
+	int n = 0, map = -1, fd[64], link[64], id, copies = 1;
 	const char *mode = argc > 1 ? argv[1] : "";
 	bool read = !strcmp(mode, "--read");
 	bool ktime = !strcmp(mode, "--ktime");
@@ -107,6 +115,15 @@ int main(int argc, char **argv)
 	struct btf *vmlinux;
 	LIBBPF_OPTS(bpf_prog_load_opts, opts);
 
+	for (int a = 1; a + 1 < argc; a++)
+		if (!strcmp(argv[a], "--copies"))
+			copies = atoi(argv[a + 1]);
+	if (!strcmp(mode, "--copies"))
+		mode = "";
+	if (copies < 1 || copies > 64) {
+		fprintf(stderr, "empty_btf: --copies wants 1 to 64\n");
+		return 1;
+	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	vmlinux = btf__load_vmlinux_btf();
@@ -190,19 +207,23 @@ int main(int argc, char **argv)
 
 	opts.expected_attach_type = BPF_TRACE_RAW_TP;
 	opts.attach_btf_id = (__u32)id;
-	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, name, "GPL", prog, (size_t)n,
-			   &opts);
-	if (fd < 0)
-		return die("load");
-	link = bpf_raw_tracepoint_open(NULL, fd);
-	if (link < 0)
-		return die("attach");
+	for (int c = 0; c < copies; c++) {
+		fd[c] = bpf_prog_load(BPF_PROG_TYPE_TRACING, name, "GPL", prog,
+				      (size_t)n, &opts);
+		if (fd[c] < 0)
+			return die("load");
+		link[c] = bpf_raw_tracepoint_open(NULL, fd[c]);
+		if (link[c] < 0)
+			return die("attach");
+	}
 	printf("Tracing... Hit Ctrl-C to end.\n");
 	fflush(stdout);
 	while (!done)
 		pause();
-	close(link);
-	close(fd);
+	for (int c = 0; c < copies; c++) {
+		close(link[c]);
+		close(fd[c]);
+	}
 	if (map >= 0)
 		close(map);
 	btf__free(vmlinux);
