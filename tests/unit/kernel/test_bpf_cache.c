@@ -375,6 +375,23 @@ Test(bpf_cache, key_changes_with_every_input)
 	cr_assert_str_eq(keys[0], again);
 }
 
+/* two cflag lists whose bytes run together the same way (with the
+ * key's field tags between them): the lengths tell them apart */
+Test(bpf_cache, key_fields_do_not_run_together)
+{
+	static const char *a[] = { "-DX=1", "C-DY=2" };
+	static const char *b[] = { "-DX=1C", "-DY=2" };
+	struct ss_cache_key_in x = key_base(), y = key_base();
+	char kx[SS_CACHE_KEY_HEX + 1], ky[SS_CACHE_KEY_HEX + 1];
+
+	x.cflags = a;
+	y.cflags = b;
+	x.ncflags = y.ncflags = 2;
+	ss_cache_key(&x, kx);
+	ss_cache_key(&y, ky);
+	cr_assert_str_neq(kx, ky);
+}
+
 Test(bpf_cache, tracepoints_of_the_text)
 {
 	const char *text = "/* through TRACEPOINT_PROBE; the slice */\n"
