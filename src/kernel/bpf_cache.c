@@ -1083,7 +1083,8 @@ static bool is_key_name(const char *s)
 int ss_cache_read(int dirfd, const char *key, struct ss_cache_mod *m, char *why,
 		  size_t whylen)
 {
-	int fd = openat(dirfd, key, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = openat(dirfd, key,
+			O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
 	uint8_t *buf;
 	size_t got = 0;
