@@ -73,6 +73,8 @@ static int setup(struct ss_app *app)
 		ss_diag("%s", err);
 		return 1;
 	}
+	if (app->o.verbose)
+		ss_diag("BPF object: %s", app->bpf.object);
 	if (ss_exiting)
 		return 0;
 	t_attach = ss_clock_ns(CLOCK_MONOTONIC);

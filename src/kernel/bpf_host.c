@@ -2,9 +2,13 @@
 /*
  * bpf_host.c - compile, load and attach with libbcc's C API (bcc 0.26:
  * bpf_module_create_c_from_string, bcc_func_load, bpf_attach_tracepoint),
- * the same calls bcc's own C++ BPF class makes (src/cc/api/BPF.cc).
+ * the same calls bcc's own C++ BPF class makes (src/cc/api/BPF.cc).  A
+ * module from the compiled-BPF cache (bpf_cache.h) is loaded with
+ * bcc_prog_load, what bcc_func_load calls without a module's BTF (such a
+ * module is compiled with -g0: it has none).
  */
 #include "bpf_host.h"
+#include "bpf_cache.h"
 #include "lib_pages.h"
 #include "privs.h"
 #include "tp_btf.h"
@@ -221,13 +225,9 @@ int ss_bpf_compile(struct ss_bpf *b, const char *text, const char **cflags,
 		   int ncflags, char *err, size_t errlen)
 {
 	unsigned long long t0 = now_ns();
-
-	/*
-	 * Loading the libraries touched (relocations, symbol tables, static
-	 * constructors) far more of them than the compile needs: drop those
-	 * pages first, so the peak RSS holds only what the compile uses.
-	 */
 	const char *flags[ncflags + 1];
+	struct ss_cache cache = { .dirfd = -1 };
+	struct ss_cache_mod *m = NULL;
 
 	/*
 	 * -g0 after the -g libbcc always passes: no debug info and so no
@@ -239,11 +239,38 @@ int ss_bpf_compile(struct ss_bpf *b, const char *text, const char **cflags,
 	memcpy(flags, cflags, ncflags * sizeof(*flags));
 	if (!b->keep_btf)
 		flags[ncflags++] = "-g0";
+	/*
+	 * The cache keeps modules without BTF only: a map that needs BTF
+	 * (task storage) would need its types kept and loaded too.
+	 */
+	if (b->keep_btf)
+		snprintf(cache.why, sizeof(cache.why),
+			 "cache off: a map needs BTF (debug info kept)");
+	else if (!(m = calloc(1, sizeof(*m))))
+		snprintf(cache.why, sizeof(cache.why),
+			 "cache off: out of memory");
+	else if (ss_cache_lookup(&cache, text, flags, ncflags, b->headers, m)) {
+		b->cached = m;
+		snprintf(b->object, sizeof(b->object), "%s", cache.note);
+		ss_cache_close(&cache);
+		b->compile_ns += now_ns() - t0;
+		return 0;
+	}
+	free(m);
+	/*
+	 * Loading the libraries touched (relocations, symbol tables, static
+	 * constructors) far more of them than the compile needs: drop those
+	 * pages first, so the peak RSS holds only what the compile uses.
+	 */
 	drop_compiler_pages();
 	compiling = true;
 	b->mod = bpf_module_create_c_from_string(text, 0, flags, ncflags, true,
 						 NULL);
 	compiling = false;
+	if (b->mod)
+		ss_cache_save(&cache, b->mod);
+	ss_cache_close(&cache);
+	snprintf(b->object, sizeof(b->object), "%s", cache.note);
 	b->compile_ns += now_ns() - t0;
 	if (!b->mod) {
 		snprintf(err, errlen,
@@ -255,15 +282,46 @@ int ss_bpf_compile(struct ss_bpf *b, const char *text, const char **cflags,
 	return 0;
 }
 
-/*
- * Where function fn's instructions start, once there is room to keep one
- * more program and a verifier log buffer.  NULL with err if not.
- */
-static void *load_start(struct ss_bpf *b, const char *fn, char *err,
-			size_t errlen)
+/* the module's license: the cached one's or libbcc's */
+static const char *mod_license(const struct ss_bpf *b)
 {
-	void *start = b->mod ? bpf_function_start(b->mod, fn) : NULL;
+	return b->cached ? b->cached->license : bpf_module_license(b->mod);
+}
 
+/*
+ * Load @size bytes of instructions @insns of function @fn as a program of
+ * @type, from the cached module or libbcc's.  The fd, or -1 (errno).
+ */
+static int func_load(struct ss_bpf *b, int type, const char *fn,
+		     const struct bpf_insn *insns, size_t size, int log_level,
+		     char *log, unsigned int logsz)
+{
+	if (b->cached)
+		return bcc_prog_load(type, fn, insns, size, b->cached->license,
+				     b->cached->kern_version, log_level, log,
+				     logsz);
+	return bcc_func_load(b->mod, type, fn, insns, size,
+			     bpf_module_license(b->mod),
+			     bpf_module_kern_version(b->mod), log_level, log,
+			     logsz, NULL, -1);
+}
+
+/*
+ * Where function fn's instructions start, and their size in bytes in
+ * @size, once there is room to keep one more program and a verifier log
+ * buffer.  NULL with err if not.
+ */
+static const struct bpf_insn *load_start(struct ss_bpf *b, const char *fn,
+					 size_t *size, char *err, size_t errlen)
+{
+	const struct bpf_insn *start = NULL;
+
+	if (b->cached) {
+		start = ss_cache_func(b->cached, fn, size);
+	} else if (b->mod) {
+		start = bpf_function_start(b->mod, fn);
+		*size = bpf_function_size(b->mod, fn);
+	}
 	if (!start) {
 		snprintf(err, errlen, "BPF function %s not found", fn);
 		return NULL;
@@ -304,7 +362,8 @@ static int load_done(struct ss_bpf *b, const char *fn, int fd, int e, char *err,
 int ss_bpf_load(struct ss_bpf *b, const char *fn, int type, char *err,
 		size_t errlen)
 {
-	void *start = load_start(b, fn, err, errlen);
+	size_t size = 0;
+	const struct bpf_insn *start = load_start(b, fn, &size, err, errlen);
 	unsigned long long t0;
 	int fd;
 
@@ -313,10 +372,8 @@ int ss_bpf_load(struct ss_bpf *b, const char *fn, int type, char *err,
 	if (b->verifier_log)
 		b->verifier_log[0] = '\0';
 	t0 = now_ns();
-	fd = bcc_func_load(
-		b->mod, type, fn, start, bpf_function_size(b->mod, fn),
-		bpf_module_license(b->mod), bpf_module_kern_version(b->mod), 0,
-		b->verifier_log, b->verifier_log ? LOG_SIZE : 0, NULL, -1);
+	fd = func_load(b, type, fn, start, size, 0, b->verifier_log,
+		       b->verifier_log ? LOG_SIZE : 0);
 	if (fd < 0 && errno == E2BIG && b->verifier_log) {
 		/*
 		 * The verifier's complexity limit: libbcc prints only a
@@ -324,11 +381,8 @@ int ss_bpf_load(struct ss_bpf *b, const char *fn, int type, char *err,
 		 * logging on for its log (ending in "processed N insns").
 		 */
 		b->verifier_log[0] = '\0';
-		bcc_func_load(b->mod, type, fn, start,
-			      bpf_function_size(b->mod, fn),
-			      bpf_module_license(b->mod),
-			      bpf_module_kern_version(b->mod), 1,
-			      b->verifier_log, LOG_SIZE, NULL, -1);
+		func_load(b, type, fn, start, size, 1, b->verifier_log,
+			  LOG_SIZE);
 		if (b->verifier_log[0])
 			fprintf(stderr, "%s\n", b->verifier_log);
 		errno = E2BIG;
@@ -417,16 +471,16 @@ const char *ss_bpf_sched_fn(const struct ss_bpf *b, const char *tp)
 static int load_tp_btf(struct ss_bpf *b, const char *fn, const char *tp,
 		       char *err, size_t errlen)
 {
-	void *start = load_start(b, fn, err, errlen);
+	size_t size = 0;
+	const struct bpf_insn *start = load_start(b, fn, &size, err, errlen);
 	unsigned long long t0;
 	int fd, e;
 
 	if (!start)
 		return -1;
 	t0 = now_ns();
-	fd = ss_tp_btf_load(start, bpf_function_size(b->mod, fn), tp,
-			    bpf_module_license(b->mod), tp, b->verifier_log,
-			    b->verifier_log ? LOG_SIZE : 0);
+	fd = ss_tp_btf_load(start, size, tp, mod_license(b), tp,
+			    b->verifier_log, b->verifier_log ? LOG_SIZE : 0);
 	e = errno;
 	b->load_ns += now_ns() - t0;
 	if (fd < 0 && b->verifier_log && b->verifier_log[0])
@@ -499,10 +553,11 @@ int ss_bpf_map_fd(struct ss_bpf *b, const char *name)
 	for (int i = 0; i < b->nmaps; i++)
 		if (!strcmp(b->maps[i].name, name))
 			return b->maps[i].fd;
-	if (!b->mod || b->nmaps >= SS_MAX_MAPS ||
+	if ((!b->mod && !b->cached) || b->nmaps >= SS_MAX_MAPS ||
 	    strlen(name) >= sizeof(m->name))
 		return -1;
-	fd = bpf_table_fd(b->mod, name);
+	fd = b->cached ? ss_cache_table_fd(b->cached, name)
+		       : bpf_table_fd(b->mod, name);
 	if (fd < 0)
 		return -1;
 	fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
@@ -514,12 +569,23 @@ int ss_bpf_map_fd(struct ss_bpf *b, const char *name)
 	return fd;
 }
 
-/* ss_bpf_free_compiler - see bpf_host.h */
-void ss_bpf_free_compiler(struct ss_bpf *b)
+/* free the module, libbcc's or the cached one (closing its map fds) */
+static void free_module(struct ss_bpf *b)
 {
 	if (b->mod)
 		bpf_module_destroy(b->mod);
 	b->mod = NULL;
+	if (b->cached) {
+		ss_cache_mod_free(b->cached);
+		free(b->cached);
+	}
+	b->cached = NULL;
+}
+
+/* ss_bpf_free_compiler - see bpf_host.h */
+void ss_bpf_free_compiler(struct ss_bpf *b)
+{
+	free_module(b);
 	free(b->verifier_log);
 	b->verifier_log = NULL;
 	malloc_trim(0);
@@ -541,9 +607,7 @@ void ss_bpf_close(struct ss_bpf *b)
 	for (int i = 0; i < b->nmaps; i++)
 		close(b->maps[i].fd);
 	b->nmaps = 0;
-	if (b->mod)
-		bpf_module_destroy(b->mod);
-	b->mod = NULL;
+	free_module(b);
 	free(b->verifier_log);
 	b->verifier_log = NULL;
 }

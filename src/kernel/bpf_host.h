@@ -6,6 +6,7 @@
 #ifndef SWITCHSTAT_BPF_HOST_H
 #define SWITCHSTAT_BPF_HOST_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -20,8 +21,16 @@ struct ss_bpf_map {
 	int fd;
 };
 
+struct ss_cache_mod;
+
 struct ss_bpf {
 	void *mod; /* libbcc module, NULL once ss_bpf_free_compiler ran */
+	struct ss_cache_mod *cached; /* ... or the module from the compiled-
+				      * BPF cache (bpf_cache.h), its maps
+				      * created: then mod is NULL */
+	char object[2 * PATH_MAX + 1024]; /* where the module came from, for -v:
+				       * "cached (DIR/KEY)", "compiled
+				       * (saved to DIR/KEY)", ... */
 	int prog_fd[SS_MAX_PROGS]; /* loaded programs */
 	const char *prog_name[SS_MAX_PROGS];
 	int nprogs;
@@ -72,8 +81,12 @@ struct ss_bpf {
 int ss_bpf_check_env(struct ss_bpf *b, char *err, size_t errlen);
 
 /*
- * ss_bpf_compile - compile text with cflags (numeric -D only).  Returns 0,
- * or -1 with a message in err (libbcc prints clang's diagnostics itself).
+ * ss_bpf_compile - compile text with cflags (numeric -D only), or, when
+ * the compiled-BPF cache (bpf_cache.h) has the module of these inputs,
+ * create its maps and take its instructions instead; b->object says
+ * which.  A cache that is off, refused or bad means a compile, never an
+ * error.  Returns 0, or -1 with a message in err (libbcc prints clang's
+ * diagnostics itself).
  */
 int ss_bpf_compile(struct ss_bpf *b, const char *text, const char **cflags,
 		   int ncflags, char *err, size_t errlen);
