@@ -26,6 +26,8 @@
 
 #include <linux/bpf.h>
 
+#include "sha256.h"
+
 #define SS_CACHE_FORMAT 1 /* the file format; part of the key too */
 #define SS_CACHE_DEFAULT_DIR "/var/cache/switchstat/bpf"
 #define SS_CACHE_ENV "SWITCHSTAT_BPF_CACHE" /* a dir, or "off" */
@@ -37,20 +39,6 @@
 #define SS_CACHE_MAX_INSNS (1 << 20) /* per function */
 #define SS_CACHE_MAX_FILE (64 << 20) /* bytes */
 #define SS_CACHE_NOTE_LEN (2 * PATH_MAX + 1024) /* struct ss_cache's note */
-
-/* SHA-256, incremental */
-struct ss_sha256 {
-	uint32_t h[8];
-	uint64_t len; /* bytes so far */
-	uint8_t buf[64];
-	size_t n; /* bytes in buf */
-};
-
-void ss_sha256_init(struct ss_sha256 *s);
-void ss_sha256_update(struct ss_sha256 *s, const void *data, size_t len);
-void ss_sha256_final(struct ss_sha256 *s, uint8_t out[32]);
-/* ss_sha256 - the digest of @len bytes at @data, in one call */
-void ss_sha256(const void *data, size_t len, uint8_t out[32]);
 
 /* A table (map) of the module: what creating it again takes. */
 struct ss_cache_table {
