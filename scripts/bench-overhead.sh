@@ -496,9 +496,10 @@ if c and d and r and f and None not in (c[0], d[0], r[0], f[0]):
 if sumcsv:
     with open(sumcsv, "w") as f:
         f.write("variant,start_s,peak_mb,steady_mb,switch_ns_per_run,all_ns_per_switch,usecs_op,usecs_op_min,added_ns_per_switch,added_ns_per_switch_min,other_programs\n")
+        def cf(x, f):  # an empty CSV field for none (a "-" in the table)
+            return f % x if x is not None else ""
         for v, s, p, sd, ns, a, m, mn, ad, am, o in out:
-            f.write(",".join([v, fmt(s, "%.3f"), fmt(p, "%.1f"), fmt(sd, "%.1f"),
-                              fmt(ns, "%.1f"), fmt(a, "%.1f"), fmt(m, "%.3f"), fmt(mn, "%.3f"),
-                              fmt(ad, "%.0f"), fmt(am, "%.0f"),
-                              '"%s"' % o]).replace(",-", ",") + "\n")
+            f.write(",".join([v, cf(s, "%.3f"), cf(p, "%.1f"), cf(sd, "%.1f"),
+                              cf(ns, "%.1f"), cf(a, "%.1f"), cf(m, "%.3f"), cf(mn, "%.3f"),
+                              cf(ad, "%.0f"), cf(am, "%.0f"), '"%s"' % o]) + "\n")
 PY
