@@ -18,20 +18,34 @@
 
 #include <bcc/bcc_common.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 /* ---- from libbcc, to the kernel ---------------------------------------- */
 
-/* Map types the cache cannot create from type and sizes alone. */
+/*
+ * Map types the cache cannot create from type, sizes and an
+ * SS_CACHE_BTF_KV BTF.
+ */
 static bool type_needs_more(uint32_t type)
 {
 	switch (type) {
 	case BPF_MAP_TYPE_ARRAY_OF_MAPS: /* an inner map */
 	case BPF_MAP_TYPE_HASH_OF_MAPS:
-	case BPF_MAP_TYPE_SK_STORAGE: /* BTF */
+	case BPF_MAP_TYPE_STRUCT_OPS: /* the kernel's BTF of its ops */
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Local storage: the kernel wants key and value BTF, an int key. */
+static bool type_local_storage(uint32_t type)
+{
+	switch (type) {
+	case BPF_MAP_TYPE_SK_STORAGE:
 	case BPF_MAP_TYPE_INODE_STORAGE:
 	case BPF_MAP_TYPE_TASK_STORAGE:
-	case BPF_MAP_TYPE_STRUCT_OPS:
 		return true;
 	default:
 		return false;
@@ -81,8 +95,8 @@ int ss_cache_from_bcc(void *mod, struct ss_cache_mod *m, char *why,
 		}
 		if (type_needs_more(t->type)) {
 			snprintf(why, whylen,
-				 "table %s: map type %u needs BTF or an "
-				 "inner map",
+				 "table %s: map type %u needs an inner map "
+				 "or the kernel's BTF",
 				 name, t->type);
 			goto fail;
 		}
@@ -113,6 +127,25 @@ int ss_cache_from_bcc(void *mod, struct ss_cache_mod *m, char *why,
 				 info.key_size, info.value_size,
 				 info.max_entries, info.map_flags);
 			goto fail;
+		}
+		/*
+		 * The module's BTF is not kept: a local storage map gets
+		 * one of its key and value sizes at create time, which is
+		 * all the kernel checks of it (an int key).
+		 */
+		if (type_local_storage(t->type)) {
+			if (!info.btf_key_type_id || !info.btf_value_type_id ||
+			    t->key_size != 4 || !t->leaf_size) {
+				snprintf(why, whylen,
+					 "table %s: local storage with key "
+					 "BTF %u, value BTF %u, key %u "
+					 "bytes, value %u",
+					 name, info.btf_key_type_id,
+					 info.btf_value_type_id, t->key_size,
+					 t->leaf_size);
+				goto fail;
+			}
+			t->btf = SS_CACHE_BTF_KV;
 		}
 	}
 	for (size_t i = 0; i < nf; i++) {
@@ -152,6 +185,36 @@ fail:
 	return -1;
 }
 
+/*
+ * A BTF of an int key and a value of @leaf_size bytes (an array of u8),
+ * loaded into the kernel, its fd and type ids set in @o: what an
+ * SS_CACHE_BTF_KV table's map is created with.  Returns the BTF (free it
+ * once the map exists: the map holds its own reference), or NULL with
+ * errno.
+ */
+static struct btf *kv_btf(uint32_t leaf_size, struct bpf_map_create_opts *o)
+{
+	struct btf *btf = btf__new_empty();
+	int key, u8, val = -1, e;
+
+	if (!btf)
+		return NULL;
+	key = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	u8 = btf__add_int(btf, "unsigned char", 1, 0);
+	if (key > 0 && u8 > 0)
+		val = btf__add_array(btf, key, u8, leaf_size);
+	if (val > 0 && !btf__load_into_kernel(btf)) {
+		o->btf_fd = btf__fd(btf);
+		o->btf_key_type_id = key;
+		o->btf_value_type_id = val;
+		return btf;
+	}
+	e = errno;
+	btf__free(btf);
+	errno = e;
+	return NULL;
+}
+
 /* ss_cache_create_maps - see bpf_cache.h */
 int ss_cache_create_maps(struct ss_cache_mod *m, char *why, size_t whylen)
 {
@@ -166,7 +229,18 @@ int ss_cache_create_maps(struct ss_cache_mod *m, char *why, size_t whylen)
 		struct ss_cache_table *t = &m->tables[i];
 		LIBBPF_OPTS(bpf_map_create_opts, o, .map_flags = t->flags);
 		char name[BPF_OBJ_NAME_LEN];
+		struct btf *btf = NULL;
+		int e;
 
+		if (t->btf == SS_CACHE_BTF_KV) {
+			btf = kv_btf(t->leaf_size, &o);
+			if (!btf) {
+				snprintf(why, whylen,
+					 "cannot load the BTF of map %s: %s",
+					 t->name, strerror(errno));
+				goto fail;
+			}
+		}
 		/* as libbcc: the kernel keeps 15 characters */
 		snprintf(name, sizeof(name), "%s", t->name);
 		t->fd = bpf_map_create(t->type, name, t->key_size, t->leaf_size,
@@ -176,9 +250,11 @@ int ss_cache_create_maps(struct ss_cache_mod *m, char *why, size_t whylen)
 			t->fd = bpf_map_create(t->type, NULL, t->key_size,
 					       t->leaf_size, t->max_entries,
 					       &o);
+		e = errno;
+		btf__free(btf); /* the map holds its own reference */
 		if (t->fd < 0) {
 			snprintf(why, whylen, "cannot create map %s: %s",
-				 t->name, strerror(errno));
+				 t->name, strerror(e));
 			goto fail;
 		}
 		fds[i] = t->fd;

@@ -2,9 +2,11 @@
 /*
  * bpf_cache.h - the compiled-BPF cache: a module libbcc compiled (every
  * function's instructions, the license, kern_version and every table's
- * type and sizes) kept in one file per compile input, so that a start-up
- * whose inputs are identical creates the maps and loads the cached
- * instructions instead of running clang.
+ * type, sizes and flags) kept in one file per compile input, so that a
+ * start-up whose inputs are identical creates the maps and loads the
+ * cached instructions instead of running clang.  The module's BTF is not
+ * kept: a map that needs BTF of its key and value (local storage) is
+ * created with one made for its sizes (enum ss_cache_btf).
  *
  * The key is a SHA-256 over everything that changes the compiled output
  * (ss_cache_key); the file holds a magic, a format version and a SHA-256
@@ -28,7 +30,7 @@
 
 #include "sha256.h"
 
-#define SS_CACHE_FORMAT 1 /* the file format; part of the key too */
+#define SS_CACHE_FORMAT 2 /* the file format; part of the key too */
 #define SS_CACHE_DEFAULT_DIR "/var/cache/switchstat/bpf"
 #define SS_CACHE_ENV "SWITCHSTAT_BPF_CACHE" /* a dir, or "off" */
 #define SS_CACHE_KEEP 32 /* files kept: the oldest (mtime) go first */
@@ -40,10 +42,22 @@
 #define SS_CACHE_MAX_FILE (64 << 20) /* bytes */
 #define SS_CACHE_NOTE_LEN (2 * PATH_MAX + 1024) /* struct ss_cache's note */
 
+/*
+ * The BTF a table's map is created with.  SS_CACHE_BTF_KV: a key that is
+ * a 4-byte signed int and a value of leaf_size bytes (an array of u8),
+ * made and loaded at create time: what a local storage map (task, inode,
+ * sk) needs, whose kernel check looks at the key's type only.
+ */
+enum ss_cache_btf {
+	SS_CACHE_BTF_NONE = 0,
+	SS_CACHE_BTF_KV = 1,
+};
+
 /* A table (map) of the module: what creating it again takes. */
 struct ss_cache_table {
 	char *name;
 	uint32_t type, key_size, leaf_size, max_entries, flags;
+	uint32_t btf; /* enum ss_cache_btf */
 	int fd; /* the map this run created (a hit), else -1 */
 };
 
@@ -138,7 +152,9 @@ void *ss_cache_serialize(const struct ss_cache_mod *m, size_t *len);
 /*
  * ss_cache_parse - the module in the @len bytes at @buf into @m (zeroed
  * first; every table's fd -1).  Returns 0, or -1 with @why (the magic,
- * version, length, checksum or layout that is wrong) and @m empty.
+ * version, length, checksum or layout that is wrong, or a table's BTF
+ * mark: not an enum ss_cache_btf, or SS_CACHE_BTF_KV with a key that is
+ * not 4 bytes or an empty value) and @m empty.
  */
 int ss_cache_parse(const void *buf, size_t len, struct ss_cache_mod *m,
 		   char *why, size_t whylen);
@@ -147,19 +163,23 @@ int ss_cache_parse(const void *buf, size_t len, struct ss_cache_mod *m,
 void ss_cache_mod_free(struct ss_cache_mod *m);
 
 /*
- * ss_cache_from_bcc - copy libbcc module @bcc_mod (compiled with -g0: no
- * map has BTF) into @m for saving: its functions with map references as
- * table indexes, license, kern_version and tables, each table checked
- * against the map the kernel has.  Returns 0, or -1 with @why when the
- * module cannot be cached (see ss_cache_fds_to_tables; two tables on one
- * fd; a map type that needs BTF or an inner map).
+ * ss_cache_from_bcc - copy libbcc module @bcc_mod into @m for saving: its
+ * functions with map references as table indexes, license, kern_version
+ * and tables, each table checked against the map the kernel has.  The
+ * module's BTF is not kept: a local storage table (task, inode, sk) is
+ * marked SS_CACHE_BTF_KV (the kernel's map must have key and value BTF
+ * and a 4-byte key), every other table gets none.  Returns 0, or -1 with
+ * @why when the module cannot be cached (see ss_cache_fds_to_tables; two
+ * tables on one fd; a map type that needs an inner map or more BTF than
+ * SS_CACHE_BTF_KV).
  */
 int ss_cache_from_bcc(void *bcc_mod, struct ss_cache_mod *m, char *why,
 		      size_t whylen);
 
 /*
  * ss_cache_create_maps - on a hit: create every table of @m with libbpf
- * (same type, name cut to the kernel's 15 characters, sizes, flags) and
+ * (same type, name cut to the kernel's 15 characters, sizes, flags; for
+ * SS_CACHE_BTF_KV, a BTF of its key and value made and loaded first) and
  * point the map references at them.  Returns 0, or -1 with @why (the
  * maps created are closed again).
  */

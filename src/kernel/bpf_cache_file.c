@@ -87,9 +87,9 @@ int ss_cache_tables_to_fds(struct bpf_insn *insns, size_t n, const int *fds,
  * payload length (u64), payload SHA-256 (32 bytes); all in the host's
  * byte order (a cache is this machine's).  Payload: the key (64 hex
  * digits), kern_version (u32), license (string), tables (u32 count; each
- * name, type, key size, leaf size, max entries, flags), functions (u32
- * count; each name, u32 instruction count, the instructions); a string is
- * a u32 length and its bytes.
+ * name, type, key size, leaf size, max entries, flags, BTF mark: enum
+ * ss_cache_btf), functions (u32 count; each name, u32 instruction count,
+ * the instructions); a string is a u32 length and its bytes.
  */
 static const char magic[8] = { 'S', 'S', 'B', 'P', 'F', 'C', '\r', '\n' };
 #define BOM 0x01020304u
@@ -166,6 +166,7 @@ void *ss_cache_serialize(const struct ss_cache_mod *m, size_t *len)
 		put32(&w, t->leaf_size);
 		put32(&w, t->max_entries);
 		put32(&w, t->flags);
+		put32(&w, t->btf);
 	}
 	put32(&w, m->nfuncs);
 	for (uint32_t i = 0; i < m->nfuncs; i++) {
@@ -242,6 +243,19 @@ static char *get_str(struct rbuf *r, size_t min, size_t max)
 	return s;
 }
 
+/* a BTF mark that ss_cache_create_maps can make a BTF for */
+static bool btf_mark_ok(const struct ss_cache_table *t)
+{
+	switch (t->btf) {
+	case SS_CACHE_BTF_NONE:
+		return true;
+	case SS_CACHE_BTF_KV: /* an int key, a value of leaf_size bytes */
+		return t->key_size == 4 && t->leaf_size > 0;
+	default:
+		return false;
+	}
+}
+
 /* ss_cache_parse - see bpf_cache.h */
 int ss_cache_parse(const void *buf, size_t len, struct ss_cache_mod *m,
 		   char *why, size_t whylen)
@@ -314,6 +328,15 @@ int ss_cache_parse(const void *buf, size_t len, struct ss_cache_mod *m,
 		t->leaf_size = get32(&r);
 		t->max_entries = get32(&r);
 		t->flags = get32(&r);
+		t->btf = get32(&r);
+		if (!r.bad && !btf_mark_ok(t)) {
+			snprintf(why, whylen,
+				 "table %s: BTF mark %u with key %u value %u "
+				 "bytes",
+				 t->name, t->btf, t->key_size, t->leaf_size);
+			ss_cache_mod_free(m);
+			return -1;
+		}
 	}
 	m->nfuncs = r.bad ? 0 : get32(&r);
 	if (m->nfuncs > SS_CACHE_MAX_FUNCS)

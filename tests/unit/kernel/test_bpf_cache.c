@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_bpf_cache.c - src/kernel/bpf_cache.c without the kernel: SHA-256
- * against FIPS 180-2's vectors, the cache file's round trip and every
- * kind of damage it must reject, the map fd patching both ways, the key
- * (every input changes it), and the directory and file checks in a
- * temporary directory.
+ * against FIPS 180-2's vectors, the cache file's round trip (also with a
+ * task storage table's BTF mark) and every kind of damage it must reject,
+ * the map fd patching both ways, the key (every input changes it), and the directory
+ * and file checks in a temporary directory.
  */
 #include <criterion/criterion.h>
 #include <fcntl.h>
@@ -93,16 +93,20 @@ static void make_mod(struct ss_cache_mod *m)
 	m->license = strdup("GPL");
 	m->ntables = 2;
 	m->tables = calloc(2, sizeof(*m->tables));
-	m->tables[0] = (struct ss_cache_table){
-		strdup("counts"), BPF_MAP_TYPE_HASH, 8, 16, 32768, 1, -1
-	};
-	m->tables[1] = (struct ss_cache_table){ strdup("a_longer_table_name"),
-						BPF_MAP_TYPE_PERCPU_ARRAY,
-						4,
-						64,
-						1,
-						0,
-						-1 };
+	m->tables[0] = (struct ss_cache_table){ .name = strdup("counts"),
+						.type = BPF_MAP_TYPE_HASH,
+						.key_size = 8,
+						.leaf_size = 16,
+						.max_entries = 32768,
+						.flags = 1,
+						.fd = -1 };
+	m->tables[1] =
+		(struct ss_cache_table){ .name = strdup("a_longer_table_name"),
+					 .type = BPF_MAP_TYPE_PERCPU_ARRAY,
+					 .key_size = 4,
+					 .leaf_size = 64,
+					 .max_entries = 1,
+					 .fd = -1 };
 	m->nfuncs = 2;
 	m->funcs = calloc(2, sizeof(*m->funcs));
 	m->funcs[0].name = strdup("tracepoint__sched__sched_switch");
@@ -132,6 +136,7 @@ static void assert_same(const struct ss_cache_mod *a,
 		cr_assert_eq(x->leaf_size, y->leaf_size);
 		cr_assert_eq(x->max_entries, y->max_entries);
 		cr_assert_eq(x->flags, y->flags);
+		cr_assert_eq(x->btf, y->btf);
 		cr_assert_eq(y->fd, -1);
 	}
 	cr_assert_eq(a->nfuncs, b->nfuncs);
@@ -156,6 +161,60 @@ Test(bpf_cache, round_trip)
 	cr_assert_eq(ss_cache_parse(buf, len, &p, why, sizeof(why)), 0, "%s",
 		     why);
 	assert_same(&m, &p);
+	ss_cache_mod_free(&p);
+	ss_cache_mod_free(&m);
+	free(buf);
+}
+
+/*
+ * make_mod with a third table, as --blame's: task local storage of a
+ * 40-byte value, marked for a key and value BTF made at create time
+ */
+static void make_mod_ts(struct ss_cache_mod *m)
+{
+	make_mod(m);
+	m->tables = realloc(m->tables, 3 * sizeof(*m->tables));
+	m->tables[m->ntables++] =
+		(struct ss_cache_table){ .name = strdup("blame_wait"),
+					 .type = BPF_MAP_TYPE_TASK_STORAGE,
+					 .key_size = 4,
+					 .leaf_size = 40,
+					 .flags = BPF_F_NO_PREALLOC,
+					 .btf = SS_CACHE_BTF_KV,
+					 .fd = -1 };
+}
+
+/* where table @i's BTF mark is in @m serialized: its last u32 */
+static size_t btf_mark_off(const struct ss_cache_mod *m, uint32_t i)
+{
+	size_t off =
+		HDR_LEN + SS_CACHE_KEY_HEX + 4 + 4 + strlen(m->license) + 4;
+
+	for (uint32_t t = 0; t <= i; t++)
+		off += 4 + strlen(m->tables[t].name) + 6 * 4;
+	return off - 4;
+}
+
+Test(bpf_cache, task_storage_round_trip)
+{
+	struct ss_cache_mod m, p;
+	char why[256] = "";
+	size_t len;
+	uint8_t *buf;
+	uint32_t v;
+
+	make_mod_ts(&m);
+	buf = ss_cache_serialize(&m, &len);
+	cr_assert_not_null(buf);
+	memcpy(&v, buf + btf_mark_off(&m, 2), 4);
+	cr_assert_eq(v, SS_CACHE_BTF_KV,
+		     "the mark is not where the test "
+		     "looks");
+	cr_assert_eq(ss_cache_parse(buf, len, &p, why, sizeof(why)), 0, "%s",
+		     why);
+	assert_same(&m, &p);
+	cr_assert_eq(p.tables[2].btf, SS_CACHE_BTF_KV);
+	cr_assert_eq(p.tables[0].btf, SS_CACHE_BTF_NONE);
 	ss_cache_mod_free(&p);
 	ss_cache_mod_free(&m);
 	free(buf);
@@ -243,6 +302,49 @@ Test(bpf_cache, malformed_payload_with_good_checksum)
 	ss_sha256(buf + HDR_LEN, len - HDR_LEN, buf + 24);
 	cr_assert_eq(parse_why(buf, len, why, sizeof(why)), -1);
 	cr_assert(strstr(why, "malformed"), "%s", why);
+	ss_cache_mod_free(&m);
+	free(buf);
+}
+
+/*
+ * A BTF mark that is no enum ss_cache_btf, or one the sizes do not fit:
+ * rejected although the checksum is right.
+ */
+Test(bpf_cache, damaged_btf_mark_rejected)
+{
+	static const struct {
+		uint32_t table;
+		int off; /* bytes from the table's mark */
+		uint32_t v;
+	} bad[] = {
+		{ 2, 0, 2 }, /* an unknown mark */
+		{ 2, 0, 0xffffffff },
+		{ 0, 0, 7 },
+		{ 0, 0, SS_CACHE_BTF_KV }, /* a key of 8 bytes */
+		{ 2, -16, 8 }, /* the task storage's key: 8 bytes */
+		{ 2, -12, 0 }, /* ... its value: empty */
+	};
+	struct ss_cache_mod m;
+	char why[256];
+	size_t len;
+	uint8_t *buf;
+
+	make_mod_ts(&m);
+	buf = ss_cache_serialize(&m, &len);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		size_t at = btf_mark_off(&m, bad[i].table) + bad[i].off;
+		uint8_t was[4];
+
+		memcpy(was, buf + at, 4);
+		memcpy(buf + at, &bad[i].v, 4);
+		ss_sha256(buf + HDR_LEN, len - HDR_LEN, buf + 24);
+		cr_assert_eq(parse_why(buf, len, why, sizeof(why)), -1,
+			     "case %zu accepted", i);
+		cr_assert(strstr(why, "BTF mark"), "case %zu: %s", i, why);
+		memcpy(buf + at, was, 4);
+	}
+	ss_sha256(buf + HDR_LEN, len - HDR_LEN, buf + 24);
+	cr_assert_eq(parse_why(buf, len, why, sizeof(why)), 0, "%s", why);
 	ss_cache_mod_free(&m);
 	free(buf);
 }
