@@ -172,7 +172,8 @@ int ss_cache_from_bcc(void *mod, struct ss_cache_mod *m, char *why,
 		memcpy(f->insns, start, size);
 		f->ninsns = size / sizeof(struct bpf_insn);
 		if (ss_cache_fds_to_tables(f->insns, f->ninsns, fds, nt, w,
-					   sizeof(w))) {
+					   sizeof(w)) ||
+		    ss_cache_check_calls(f->insns, f->ninsns, w, sizeof(w))) {
 			snprintf(why, whylen, "function %s: %s", name, w);
 			goto fail;
 		}

@@ -142,6 +142,16 @@ int ss_cache_tables_to_fds(struct bpf_insn *insns, size_t n, const int *fds,
 			   size_t nfds, char *why, size_t whylen);
 
 /*
+ * ss_cache_check_calls - whether @n instructions can run on maps created
+ * without the module's BTF: -1 with @why for a call of a helper that
+ * needs its map value's BTF (bpf_spin_lock, bpf_spin_unlock, bpf_timer_*,
+ * bpf_kptr_xchg: the verifier finds those fields in the value's BTF) or
+ * of a kfunc (its BTF id is the module's or the kernel's); else 0.
+ */
+int ss_cache_check_calls(const struct bpf_insn *insns, size_t n, char *why,
+			 size_t whylen);
+
+/*
  * ss_cache_serialize - @m (map references as table indexes) as a cache
  * file: header (magic, format version, byte order, payload length,
  * payload SHA-256) and payload.  Returns a malloc'd buffer and its length
@@ -171,7 +181,8 @@ void ss_cache_mod_free(struct ss_cache_mod *m);
  * and a 4-byte key), every other table gets none.  Returns 0, or -1 with
  * @why when the module cannot be cached (see ss_cache_fds_to_tables; two
  * tables on one fd; a map type that needs an inner map or more BTF than
- * SS_CACHE_BTF_KV).
+ * SS_CACHE_BTF_KV; a call of a helper that needs its map value's BTF,
+ * such as bpf_spin_lock, or of a kfunc).
  */
 int ss_cache_from_bcc(void *bcc_mod, struct ss_cache_mod *m, char *why,
 		      size_t whylen);

@@ -80,6 +80,41 @@ int ss_cache_tables_to_fds(struct bpf_insn *insns, size_t n, const int *fds,
 	return map_refs(insns, n, fds, nfds, false, why, whylen);
 }
 
+/* ss_cache_check_calls - see bpf_cache.h */
+int ss_cache_check_calls(const struct bpf_insn *insns, size_t n, char *why,
+			 size_t whylen)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct bpf_insn *in = &insns[i];
+
+		if (in->code != (BPF_JMP | BPF_CALL))
+			continue;
+		if (in->src_reg == BPF_PSEUDO_KFUNC_CALL) {
+			snprintf(why, whylen, "a kfunc call at insn %zu", i);
+			return -1;
+		}
+		if (in->src_reg != 0) /* a call of a BPF function */
+			continue;
+		switch (in->imm) {
+		case BPF_FUNC_spin_lock:
+		case BPF_FUNC_spin_unlock:
+		case BPF_FUNC_timer_init:
+		case BPF_FUNC_timer_set_callback:
+		case BPF_FUNC_timer_start:
+		case BPF_FUNC_timer_cancel:
+		case BPF_FUNC_kptr_xchg:
+			snprintf(why, whylen,
+				 "helper %d at insn %zu needs its map "
+				 "value's BTF",
+				 in->imm, i);
+			return -1;
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
 /* ---- the file format ---------------------------------------------------- */
 
 /*

@@ -3,7 +3,8 @@
  * test_bpf_cache.c - src/kernel/bpf_cache.c without the kernel: SHA-256
  * against FIPS 180-2's vectors, the cache file's round trip (also with a
  * task storage table's BTF mark) and every kind of damage it must reject,
- * the map fd patching both ways, the key (every input changes it), and the directory
+ * the map fd patching both ways, the helper calls a module without its
+ * BTF cannot make, the key (every input changes it), and the directory
  * and file checks in a temporary directory.
  */
 #include <criterion/criterion.h>
@@ -425,6 +426,37 @@ Test(bpf_cache, unknown_fd_and_other_pseudo_refused)
 	cr_assert_eq(ss_cache_fds_to_tables(in, 1, fds, 2, why, sizeof(why)),
 		     -1);
 	cr_assert(strstr(why, "cut off"), "%s", why);
+}
+
+Test(bpf_cache, calls_that_need_map_btf_refused)
+{
+	struct bpf_insn in[] = {
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_map_lookup_elem },
+		{ .code = BPF_JMP | BPF_CALL,
+		  .imm = BPF_FUNC_task_storage_get },
+		/* a call of a BPF function, whose imm is an offset */
+		{ .code = BPF_JMP | BPF_CALL,
+		  .src_reg = BPF_PSEUDO_CALL,
+		  .imm = BPF_FUNC_spin_lock },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	static const int need[] = { BPF_FUNC_spin_lock, BPF_FUNC_spin_unlock,
+				    BPF_FUNC_timer_init, BPF_FUNC_timer_start,
+				    BPF_FUNC_kptr_xchg };
+	char why[256];
+
+	cr_assert_eq(ss_cache_check_calls(in, 4, why, sizeof(why)), 0, "%s",
+		     why);
+	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
+		in[1].imm = need[i];
+		cr_assert_eq(ss_cache_check_calls(in, 4, why, sizeof(why)), -1,
+			     "helper %d accepted", need[i]);
+		cr_assert(strstr(why, "needs its map value's BTF"), "%s", why);
+	}
+	in[1].imm = 7;
+	in[1].src_reg = BPF_PSEUDO_KFUNC_CALL;
+	cr_assert_eq(ss_cache_check_calls(in, 4, why, sizeof(why)), -1);
+	cr_assert(strstr(why, "kfunc"), "%s", why);
 }
 
 static const char *cf_base[] = { "-DSS_A=1", "-DSS_B=2", "-g0" };
