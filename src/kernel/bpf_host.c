@@ -4,8 +4,9 @@
  * bpf_module_create_c_from_string, bcc_func_load, bpf_attach_tracepoint),
  * the same calls bcc's own C++ BPF class makes (src/cc/api/BPF.cc).  A
  * module from the compiled-BPF cache (bpf_cache.h) is loaded with
- * bcc_prog_load, what bcc_func_load calls without a module's BTF (such a
- * module is compiled with -g0: it has none).
+ * bcc_prog_load, what bcc_func_load calls without a module's BTF (the
+ * cache keeps none: a -g0 module has none, and a keep_btf one's programs
+ * load without their func and line info).
  */
 #include "bpf_host.h"
 #include "bpf_cache.h"
@@ -234,19 +235,15 @@ int ss_bpf_compile(struct ss_bpf *b, const char *text, const char **cflags,
 	 * BTF for the module (the instructions are the same bytes, checked
 	 * with the map fds masked): about 55 ms less CPU per start-up here.
 	 * The cost: a verifier log names no source lines.  Kept (no -g0)
-	 * when a map needs its BTF (b->keep_btf).
+	 * when a map needs its BTF (b->keep_btf): libbcc creates a task
+	 * storage map only with it.  Such a module is cached too (the
+	 * flags differ, so does the key): a hit makes its map's BTF from
+	 * the key and value sizes (bpf_cache.h, SS_CACHE_BTF_KV).
 	 */
 	memcpy(flags, cflags, ncflags * sizeof(*flags));
 	if (!b->keep_btf)
 		flags[ncflags++] = "-g0";
-	/*
-	 * The cache keeps modules without BTF only: a map that needs BTF
-	 * (task storage) would need its types kept and loaded too.
-	 */
-	if (b->keep_btf)
-		snprintf(cache.why, sizeof(cache.why),
-			 "cache off: a map needs BTF (debug info kept)");
-	else if (!(m = calloc(1, sizeof(*m))))
+	if (!(m = calloc(1, sizeof(*m))))
 		snprintf(cache.why, sizeof(cache.why),
 			 "cache off: out of memory");
 	else if (ss_cache_lookup(&cache, text, flags, ncflags, b->headers, m)) {
