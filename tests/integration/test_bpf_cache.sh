@@ -9,11 +9,14 @@
 # other options make another key; a damaged file is detected, recompiled
 # and rewritten (exit 0); a group-writable or symlinked directory is
 # refused with a reason and the run still works; old files beyond 32 are
-# removed; "off" and --blame (its maps need BTF) write nothing; the default
-# directory is created 0700.
+# removed; "off" writes nothing; --blame (its task storage map needs BTF
+# of key and value, made at create time on a hit) is cached on a second
+# start, with the compiled run's program tags, and still blames a victim's
+# waits; the default directory is created 0700.
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -x "$WORKLOADS/sleeper" ] || skip "workload sleeper not built"
+[ -x "$WORKLOADS/spinner" ] || skip "workload spinner not built"
 
 C=$T/cache # not there yet: the tool creates it
 export SWITCHSTAT_BPF_CACHE=$C
@@ -148,15 +151,64 @@ SWITCHSTAT_BPF_CACHE=off run off -G
 ls -l --time-style=full-iso "$C" | cmp -s - "$T/ls.before" || fail "off: the cache dir was written to"
 ls -l --time-style=full-iso "$def" 2>&1 | cmp -s - "$T/def.before" || fail "off: $def was written to"
 
-# 7. --blame keeps debug info for its task storage's BTF: not cached
+# 7. --blame: its task storage map needs BTF of key and value, which a
+# hit makes for the map's sizes; the module is compiled with debug info.
+# Compiled and saved once, cached after: the compiled run's programs, and
+# the victim's waits behind a hog blamed.
+# blame_run NAME: a victim (a 1 ms nanosleep loop, SCHED_BATCH) and a hog,
+# both on CPU 0, thawed for 1 s under switchstat -v --json --blame; the
+# programs' tags in $T/NAME.tags, the victim's blamed delay (ns) in BLAMED
+blame_run() {
+	local name=$1 v h
+	bg taskset -c 0 chrt -b 0 "$WORKLOADS/sleeper" 1000
+	v=$BG_LAST
+	bg taskset -c 0 "$WORKLOADS/spinner" 0 blame_hog
+	h=$BG_LAST
+	wait_comm "$h" blame_hog
+	freeze "$v" "$h"
+	start_tool "$name" -v --json -n 0 -i 1000 --blame
+	prog_tags "$TOOL_PID" >"$T/$name.tags"
+	thaw "$v" "$h"
+	sleep 1
+	freeze "$v" "$h"
+	stop_tool
+	{ kill -KILL "$v" "$h" && wait "$v" "$h"; } 2>/dev/null
+	BLAMED=$(python3 - "$T/$name.out" "$v" <<'PY'
+import json, sys
+tot = 0
+for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
+    if line.startswith("{"):
+        r = json.loads(line)
+        if r.get("type") == "blame" and str(r.get("victim_pid")) == sys.argv[2]:
+            tot += r["delay_ns"]
+print(tot)
+PY
+)
+	info "$name: $(object "$name"); compile $(compile_ms "$name") ms; $(grep -o -- '--blame waits: .*' "$T/$name.err"); victim's blamed delay $BLAMED ns"
+}
+
 rc=0
-"$SWITCHSTAT" -v -d 1 -i 500 --blame >"$T/blame.out" 2>"$T/blame.err" || rc=$?
+SWITCHSTAT_BPF_CACHE=off "$SWITCHSTAT" -d 1 -i 500 --blame >"$T/blame.out" 2>"$T/blame.err" || rc=$?
 if [ "$rc" -eq 0 ]; then
-	object blame | grep -q "^compiled (cache off: a map needs BTF" || fail "--blame: -v says '$(object blame)'"
-	ls -l --time-style=full-iso "$C" | cmp -s - "$T/ls.before" || fail "--blame: a file was written"
-	info "blame: $(object blame)"
+	blame_run blame_compiled
+	object blame_compiled | grep -q "^compiled (saved to $C/[0-9a-f]\{64\})$" ||
+		fail "--blame, first run: -v says '$(object blame_compiled)'"
+	BKEY=$(object blame_compiled | sed 's/.*\/\([0-9a-f]\{64\}\))$/\1/')
+	[ "$BKEY" != "$KEY" ] || fail "--blame: the default options' key"
+	[ "$BLAMED" -gt 0 ] || fail "--blame, compiled: no wait blamed"
+	blame_run blame_cached
+	[ "$(object blame_cached)" = "cached ($C/$BKEY)" ] ||
+		fail "--blame, second run: -v says '$(object blame_cached)'"
+	ms=$(compile_ms blame_cached)
+	awk -v m="$ms" 'BEGIN { exit !(m != "" && m < 20) }' || fail "--blame, second run: compile $ms ms, want < 20"
+	cmp -s "$T/blame_compiled.tags" "$T/blame_cached.tags" ||
+		fail "--blame: cached programs differ from compiled ones: $(diff "$T/blame_compiled.tags" "$T/blame_cached.tags" | head -5)"
+	[ "$BLAMED" -gt 0 ] || fail "--blame, cached: no wait blamed"
+	info "--blame program tags equal ($(wc -l <"$T/blame_cached.tags") programs)"
+	NOURS=5 # first run, -L, -e, --blame, and -M below
 else
 	info "--blame not available here (exit $rc): not checked"
+	NOURS=4
 fi
 
 # 8. at most 32 files: 40 old ones, then a save removes the oldest
@@ -167,10 +219,11 @@ for i in $(seq 10 49); do
 done
 run prune -M
 [ "$(cache_files | wc -l)" -eq 32 ] || fail "want 32 cache files after a save, have $(cache_files | wc -l)"
-# 4 of ours (first run, -L, -e, -M) and 40 old: the 12 oldest go
-[ -e "$C/$KEY" ] && [ -e "$C/$(printf '%064d' 22)" ] || fail "a newer file was removed"
-[ -e "$C/$(printf '%064d' 21)" ] && fail "an old file beyond 32 was kept"
-info "40 old files + 4 of ours: the 12 oldest removed"
+# $NOURS of ours and 40 old: the oldest $((NOURS + 8)) go
+keep=$((10 + NOURS + 8))
+[ -e "$C/$KEY" ] && [ -e "$C/$(printf '%064d' "$keep")" ] || fail "a newer file was removed"
+[ -e "$C/$(printf '%064d' $((keep - 1)))" ] && fail "an old file beyond 32 was kept"
+info "40 old files + $NOURS of ours: the $((NOURS + 8)) oldest removed"
 
 # 9. the default directory: created on first use, 0700 (what every other
 # run of the suite uses)
