@@ -21,6 +21,10 @@
 # terminal: bash starts background jobs with SIGINT ignored.
 . "$(dirname "$0")/lib.sh"
 need_root
+# every start compiles, as the stages below expect: from the compiled-BPF
+# cache a start spends milliseconds where clang spends most of a second,
+# and no signal would land in the compile
+export SWITCHSTAT_BPF_CACHE=off
 command -v bpftool >/dev/null || skip "needs bpftool"
 
 # progs_held: ids of BPF programs that any process holds an fd of
