@@ -103,6 +103,9 @@ struct ss_app {
 	uint64_t iv_online_ns;
 	unsigned int iv_hotplug_events;
 	bool hotplug_seen;
+	/* the interval being collected is the run's last (-d reached, or
+	 * Ctrl-C): nothing is worth starting then (feat_path.c) */
+	bool last_interval;
 	/*
 	 * The interval edge (feat_checkpoints.c; NULL: none): the core
 	 * feature calls edge(app, edge_st) just before each collect, to end

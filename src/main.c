@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -73,8 +74,6 @@ static int setup(struct ss_app *app)
 		ss_diag("%s", err);
 		return 1;
 	}
-	if (app->o.verbose)
-		ss_diag("BPF object: %s", app->bpf.object);
 	if (ss_exiting)
 		return 0;
 	t_attach = ss_clock_ns(CLOCK_MONOTONIC);
@@ -88,6 +87,8 @@ static int setup(struct ss_app *app)
 	 * longer needed (a third of the peak RSS).
 	 */
 	ss_bpf_free_compiler(&app->bpf);
+	if (app->o.verbose)
+		ss_diag("BPF object: %s", app->bpf.object);
 	if (app->o.verbose)
 		ss_diag("start-up (ms): configure and perf open "
 			"%.1f, compile %.1f, load %.1f, attach %.1f, free "
@@ -164,6 +165,7 @@ static int run(struct ss_app *app)
 		now = ss_clock_ns(CLOCK_MONOTONIC);
 		if (now < wake)
 			continue;
+		app->last_interval = wake >= end;
 		if (ss_features_phase(app, SS_PHASE_INTERVAL))
 			return 1;
 		if (wake >= end)
@@ -173,7 +175,39 @@ static int run(struct ss_app *app)
 			next += interval_ns;
 	}
 	/* Ctrl-C or SIGTERM: the final partial interval */
+	app->last_interval = true;
 	return ss_features_phase(app, SS_PHASE_INTERVAL) ? 1 : 0;
+}
+
+/*
+ * The kernel refused a program of the module from the compiled-BPF cache
+ * (a file changed on disk under a good checksum, or a kernel rebuilt with
+ * the same identity): remove the file and run again from the start, once
+ * (SWITCHSTAT_BPF_CACHE_RETRY), so that start compiles.  Everything of
+ * this start is closed already; every other fd is closed before the exec,
+ * so no program stays attached through a leaked one.  Returns only when
+ * that cannot be done.
+ */
+static void retry_compiled(struct ss_app *app, char **argv)
+{
+	const char *again = getenv("SWITCHSTAT_BPF_CACHE_RETRY");
+
+	if (again && *again)
+		return;
+	if (ss_bpf_cache_drop(&app->bpf)) {
+		ss_diag("cannot remove the cached probes %s: %s",
+			app->bpf.cache_path, strerror(errno));
+		return;
+	}
+	ss_diag("the kernel refused the cached probes (%s, removed): "
+		"compiling them",
+		app->bpf.cache_path);
+	if (setenv("SWITCHSTAT_BPF_CACHE_RETRY", "1", 1))
+		return;
+	fflush(NULL);
+	syscall(SYS_close_range, 3U, ~0U, 0);
+	execv("/proc/self/exe", argv);
+	ss_diag("cannot run again: %s", strerror(errno));
 }
 
 int main(int argc, char **argv)
@@ -249,5 +283,7 @@ int main(int argc, char **argv)
 	ss_features_free(&app);
 	ss_rows_free(&app.iv);
 	free(app.iv.idle_ns);
+	if (ret && app.bpf.cache_rejected)
+		retry_compiled(&app, argv);
 	return ret;
 }

@@ -449,7 +449,8 @@ static int path_attach(struct ss_app *app, void *st)
 
 /*
  * At an interval's end: the first interval in which the kernel hid a
- * switch attaches the loaded sched_exit_tp program, from then on.  A
+ * switch attaches the loaded sched_exit_tp program, from then on (not
+ * at the run's last: nothing would run after it).  A
  * failure to attach is said once and leaves things as on a kernel
  * without it (not fatal: the rows stay right, the slices after hidden
  * switches start late).
@@ -460,7 +461,8 @@ static int path_exit_interval(struct ss_app *app, void *st)
 
 	(void)st;
 	if (!app->bpf.exit_tp_prog || app->bpf.exit_tp ||
-	    app->bpf.exit_tp_fd < 0 || !app->iv.stats[SS_STAT_UNREPORTED])
+	    app->bpf.exit_tp_fd < 0 || !app->iv.stats[SS_STAT_UNREPORTED] ||
+	    app->last_interval || ss_exiting)
 		return 0;
 	if (ss_bpf_attach_raw_fd(&app->bpf, app->bpf.exit_tp_fd,
 				 "sched_exit_tp", err, sizeof(err))) {

@@ -158,6 +158,7 @@ static int top_run(struct ss_app *app, void *st)
 	sigaction(SIGQUIT, &old_quit, NULL);
 	sigaction(SIGHUP, &old_hup, NULL);
 	/* q, Ctrl-C, SIGTERM: the partial interval, for --csv/--json */
+	app->last_interval = true;
 	if (!ret && ss_clock_ns(CLOCK_MONOTONIC) < end)
 		ret = ss_features_phase(app, SS_PHASE_INTERVAL) ? 1 : 0;
 	return ret;

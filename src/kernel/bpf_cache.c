@@ -322,6 +322,12 @@ int ss_cache_lookup(struct ss_cache *c, const char *text,
 			 SS_CACHE_ENV);
 		return 0;
 	}
+	if (env && strlen(env) >= sizeof(c->dir)) {
+		snprintf(c->why, sizeof(c->why),
+			 "cache refused: %s is %zu bytes long (at most %zu)",
+			 SS_CACHE_ENV, strlen(env), sizeof(c->dir) - 1);
+		return 0;
+	}
 	snprintf(c->dir, sizeof(c->dir), "%s",
 		 env && *env ? env : SS_CACHE_DEFAULT_DIR);
 	if (ss_cache_key_gather(&in, text, headers)) {

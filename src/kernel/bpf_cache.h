@@ -169,6 +169,12 @@ void *ss_cache_serialize(const struct ss_cache_mod *m, size_t *len);
 int ss_cache_parse(const void *buf, size_t len, struct ss_cache_mod *m,
 		   char *why, size_t whylen);
 
+/*
+ * ss_cache_has_magic - whether the @len bytes at @head start as a cache
+ * file does (its 8-byte magic): how pruning tells its own files.
+ */
+bool ss_cache_has_magic(const void *head, size_t len);
+
 /* ss_cache_mod_free - free @m's memory, close the maps it created. */
 void ss_cache_mod_free(struct ss_cache_mod *m);
 
@@ -229,8 +235,9 @@ int ss_cache_read(int dirfd, const char *key, struct ss_cache_mod *m, char *why,
  * ss_cache_write - write @m as file @m->key of directory @dirfd: a new
  * file (O_EXCL, mode 0600) written, fsync'd and renamed over the name,
  * so a reader sees the old file or the whole new one.  Then keep at most
- * @keep cache files: the oldest by mtime are removed.  Returns 0, or -1
- * with @why.
+ * @keep cache files: the oldest by mtime are removed, never the one just
+ * written, and only the cache's own (the euid's, with the magic).
+ * Returns 0, or -1 with @why.
  */
 int ss_cache_write(int dirfd, const struct ss_cache_mod *m, int keep, char *why,
 		   size_t whylen);

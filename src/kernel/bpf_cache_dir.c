@@ -216,7 +216,50 @@ static int older_first(const void *a, const void *b)
 #define TMP_STALE_S 3600 /* a temporary file older is a crash's */
 
 /* Keep @keep cache files in @dirfd, the newest; stale temporaries go. */
-static void prune(int dirfd, int keep)
+/*
+ * Whether directory entry @name (@st: its lstat) is a file this cache
+ * wrote: a regular file of the effective uid that starts with the cache
+ * file magic (a temporary file too, once it has its first 8 bytes).  The
+ * pruning removes nothing else, in whatever directory it is pointed at.
+ */
+static bool ours(int dirfd, const char *name, const struct stat *st)
+{
+	char head[8];
+	int fd;
+	ssize_t n;
+
+	if (!S_ISREG(st->st_mode) || st->st_uid != geteuid())
+		return false;
+	fd = openat(dirfd, name,
+		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	return n == (ssize_t)sizeof(head) && ss_cache_has_magic(head, n);
+}
+
+/* a name ss_cache_write gives a temporary file: TMP_PREFIX, 16 hex digits */
+static bool is_tmp_name(const char *s)
+{
+	size_t p = strlen(TMP_PREFIX);
+
+	if (strncmp(s, TMP_PREFIX, p) || strlen(s) != p + 16)
+		return false;
+	for (s += p; *s; s++)
+		if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f')))
+			return false;
+	return true;
+}
+
+/*
+ * Keep at most @keep cache files in @dirfd: the least recently used (mtime)
+ * go first, but never @spare (the one just written: with the clock set
+ * back, the newest file has the oldest mtime).  Only the cache's own files
+ * count and go (ours); a temporary one of a crashed start goes once it is
+ * an hour old.
+ */
+static void prune(int dirfd, int keep, const char *spare)
 {
 	struct cache_file *files = NULL;
 	size_t n = 0, cap = 0;
@@ -236,12 +279,14 @@ static void prune(int dirfd, int keep)
 
 		if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW))
 			continue;
-		if (!strncmp(e->d_name, TMP_PREFIX, strlen(TMP_PREFIX))) {
-			if (now - st.st_mtime > TMP_STALE_S)
+		if (is_tmp_name(e->d_name)) {
+			if (now - st.st_mtime > TMP_STALE_S &&
+			    ours(dirfd, e->d_name, &st))
 				unlinkat(dirfd, e->d_name, 0);
 			continue;
 		}
-		if (!is_key_name(e->d_name))
+		if (!is_key_name(e->d_name) || !strcmp(e->d_name, spare) ||
+		    !ours(dirfd, e->d_name, &st))
 			continue;
 		if (n == cap) {
 			struct cache_file *f;
@@ -256,9 +301,10 @@ static void prune(int dirfd, int keep)
 		files[n++].mtime = st.st_mtim;
 	}
 	closedir(d);
-	if (n > (size_t)keep) {
+	/* the spare one counts: keep - 1 others */
+	if (keep > 0 && n > (size_t)keep - 1) {
 		qsort(files, n, sizeof(*files), older_first);
-		for (size_t i = 0; i < n - keep; i++)
+		for (size_t i = 0; i < n - (keep - 1); i++)
 			unlinkat(dirfd, files[i].name, 0);
 	}
 	free(files);
@@ -324,6 +370,6 @@ int ss_cache_write(int dirfd, const struct ss_cache_mod *m, int keep, char *why,
 		unlinkat(dirfd, tmp, 0);
 		return -1;
 	}
-	prune(dirfd, keep);
+	prune(dirfd, keep, m->key);
 	return 0;
 }

@@ -127,6 +127,12 @@ int ss_cache_check_calls(const struct bpf_insn *insns, size_t n, char *why,
  * the instructions); a string is a u32 length and its bytes.
  */
 static const char magic[8] = { 'S', 'S', 'B', 'P', 'F', 'C', '\r', '\n' };
+
+/* ss_cache_has_magic - see bpf_cache.h */
+bool ss_cache_has_magic(const void *head, size_t len)
+{
+	return len >= sizeof(magic) && !memcmp(head, magic, sizeof(magic));
+}
 #define BOM 0x01020304u
 #define HDR_LEN (8 + 4 + 4 + 8 + 32)
 

@@ -68,20 +68,39 @@ static bool is_dir(const char *p)
 
 /*
  * A kernel headers tree that libbcc can compile against has a Makefile and
- * an include/ directory (Debian's split layout keeps the rest in source/).
+ * an include/ directory in @dir (Debian's split layout keeps the rest in
+ * source/), and include/linux/kconfig.h in @src, the tree libbcc takes
+ * the kernel's own headers from (/lib/modules/R/source where that exists,
+ * else the same as @dir; BCC_KERNEL_SOURCE is both): without it libbcc
+ * 0.26 crashes in its front end after clang's "kconfig.h not found".
  */
-static int headers_complete(const char *dir, char *err, size_t errlen)
+static int headers_complete(const char *dir, const char *src, char *err,
+			    size_t errlen)
 {
 	char p[PATH_MAX];
 	struct utsname u;
 
+	uname(&u);
 	snprintf(p, sizeof(p), "%s/include", dir);
 	if (is_dir(p)) {
 		snprintf(p, sizeof(p), "%s/Makefile", dir);
-		if (access(p, R_OK) == 0)
-			return 0;
+		if (access(p, R_OK) == 0) {
+			snprintf(p, sizeof(p), "%s/include/linux/kconfig.h",
+				 src);
+			if (access(p, R_OK) == 0)
+				return 0;
+			snprintf(err, errlen,
+				 "kernel headers at %s have no "
+				 "include/linux/kconfig.h (half of a split "
+				 "headers package, as Debian's "
+				 "linux-headers-*-amd64 without its -common "
+				 "part?): unset BCC_KERNEL_SOURCE to use "
+				 "/lib/modules/%s/build and source, or point "
+				 "it at a whole tree",
+				 src, u.release);
+			return -1;
+		}
 	}
-	uname(&u);
 	snprintf(err, errlen,
 		 "kernel headers at %s are incomplete (no Makefile or "
 		 "include/): "
@@ -137,17 +156,20 @@ int ss_bpf_check_env(struct ss_bpf *b, char *err, size_t errlen)
 			return -1;
 		}
 		snprintf(b->headers, sizeof(b->headers), "%s", env);
-		return headers_complete(b->headers, err, errlen);
+		return headers_complete(b->headers, b->headers, err, errlen);
 	}
 	snprintf(p, sizeof(p), "/lib/modules/%s/build", u.release);
 	if (is_dir(p)) {
-		char real[PATH_MAX];
+		char real[PATH_MAX], src[PATH_MAX];
 
 		if (realpath(p, real))
 			snprintf(b->headers, sizeof(b->headers), "%s", real);
 		else
 			snprintf(b->headers, sizeof(b->headers), "%s", p);
-		return headers_complete(b->headers, err, errlen);
+		snprintf(src, sizeof(src), "/lib/modules/%s/source", u.release);
+		return headers_complete(b->headers,
+					is_dir(src) ? src : b->headers, err,
+					errlen);
 	}
 	if (access("/sys/kernel/kheaders.tar.xz", R_OK) == 0) {
 		snprintf(b->headers, sizeof(b->headers),
@@ -249,6 +271,8 @@ int ss_bpf_compile(struct ss_bpf *b, const char *text, const char **cflags,
 	else if (ss_cache_lookup(&cache, text, flags, ncflags, b->headers, m)) {
 		b->cached = m;
 		snprintf(b->object, sizeof(b->object), "%s", cache.note);
+		snprintf(b->cache_path, sizeof(b->cache_path), "%s/%s",
+			 cache.dir, cache.key);
 		ss_cache_close(&cache);
 		b->compile_ns += now_ns() - t0;
 		return 0;
@@ -264,10 +288,20 @@ int ss_bpf_compile(struct ss_bpf *b, const char *text, const char **cflags,
 	b->mod = bpf_module_create_c_from_string(text, 0, flags, ncflags, true,
 						 NULL);
 	compiling = false;
-	if (b->mod)
-		ss_cache_save(&cache, b->mod);
-	ss_cache_close(&cache);
-	snprintf(b->object, sizeof(b->object), "%s", cache.note);
+	/*
+	 * Saved once every program of it loaded (ss_bpf_free_compiler): a
+	 * module the kernel refuses is never cached.
+	 */
+	if (b->mod && cache.dirfd >= 0 && (b->save = malloc(sizeof(cache)))) {
+		*b->save = cache;
+	} else {
+		if (b->mod) /* no directory (the note says why), or no memory */
+			ss_cache_save(&cache, b->mod);
+		ss_cache_close(&cache);
+	}
+	snprintf(b->object, sizeof(b->object), "%s",
+		 b->save ? "compiled (not saved: the start did not finish)"
+			 : cache.note);
 	b->compile_ns += now_ns() - t0;
 	if (!b->mod) {
 		snprintf(err, errlen,
@@ -321,6 +355,7 @@ static const struct bpf_insn *load_start(struct ss_bpf *b, const char *fn,
 	}
 	if (!start) {
 		snprintf(err, errlen, "BPF function %s not found", fn);
+		b->cache_rejected = b->cached != NULL;
 		return NULL;
 	}
 	if (b->nprogs >= SS_MAX_PROGS) {
@@ -341,6 +376,7 @@ static int load_done(struct ss_bpf *b, const char *fn, int fd, int e, char *err,
 		     size_t errlen)
 {
 	if (fd < 0) {
+		b->cache_rejected = b->cached != NULL;
 		snprintf(err, errlen,
 			 "BPF program %s rejected by the kernel: %s%s", fn,
 			 strerror(e),
@@ -579,9 +615,33 @@ static void free_module(struct ss_bpf *b)
 	b->cached = NULL;
 }
 
+/* the pending save of a compiled module: done (@commit) or dropped */
+static void finish_save(struct ss_bpf *b, bool commit)
+{
+	if (!b->save)
+		return;
+	if (commit && b->mod) {
+		ss_cache_save(b->save, b->mod);
+		snprintf(b->object, sizeof(b->object), "%s", b->save->note);
+	}
+	ss_cache_close(b->save);
+	free(b->save);
+	b->save = NULL;
+}
+
+/* ss_bpf_cache_drop - see bpf_host.h */
+int ss_bpf_cache_drop(struct ss_bpf *b)
+{
+	if (!b->cache_path[0])
+		return 0;
+	return unlink(b->cache_path) && errno != ENOENT ? -1 : 0;
+}
+
 /* ss_bpf_free_compiler - see bpf_host.h */
 void ss_bpf_free_compiler(struct ss_bpf *b)
 {
+	/* every program loaded: the compiled module is good to keep */
+	finish_save(b, true);
 	free_module(b);
 	free(b->verifier_log);
 	b->verifier_log = NULL;
@@ -604,6 +664,7 @@ void ss_bpf_close(struct ss_bpf *b)
 	for (int i = 0; i < b->nmaps; i++)
 		close(b->maps[i].fd);
 	b->nmaps = 0;
+	finish_save(b, false);
 	free_module(b);
 	free(b->verifier_log);
 	b->verifier_log = NULL;

@@ -22,6 +22,7 @@ struct ss_bpf_map {
 };
 
 struct ss_cache_mod;
+struct ss_cache;
 
 struct ss_bpf {
 	void *mod; /* libbcc module, NULL once ss_bpf_free_compiler ran */
@@ -31,6 +32,13 @@ struct ss_bpf {
 	char object[2 * PATH_MAX + 1024]; /* where the module came from, for -v:
 				       * "cached (DIR/KEY)", "compiled
 				       * (saved to DIR/KEY)", ... */
+	struct ss_cache *save; /* a compiled module's place in the cache,
+				* saved there by ss_bpf_free_compiler once
+				* every program loaded (NULL: none) */
+	char cache_path[2 * PATH_MAX + 80]; /* the cached module's file */
+	bool cache_rejected; /* the kernel refused a program of the cached
+			      * module, or one was missing: the file is
+			      * bad (ss_bpf_cache_drop) */
 	int prog_fd[SS_MAX_PROGS]; /* loaded programs */
 	const char *prog_name[SS_MAX_PROGS];
 	int nprogs;
@@ -159,9 +167,18 @@ int ss_bpf_map_fd(struct ss_bpf *b, const char *name);
  * compiler libraries' clean pages (lib_pages.h).  Loaded
  * programs and maps stay: the kernel holds them through the program,
  * map (see ss_bpf_map_fd) and attachment fds.  After it, ss_bpf_load
- * and maps not asked for before fail.
+ * and maps not asked for before fail.  A module just compiled is saved
+ * to the compiled-BPF cache here, once all its programs loaded (so one
+ * the kernel refuses is never kept).
  */
 void ss_bpf_free_compiler(struct ss_bpf *b);
+
+/*
+ * ss_bpf_cache_drop - after a start whose cached module the kernel refused
+ * (b->cache_rejected): remove its file, so the next start compiles.
+ * Returns 0, or -1 (errno) when it could not be removed.
+ */
+int ss_bpf_cache_drop(struct ss_bpf *b);
 
 /*
  * ss_tracefs - tracefs where libbcc looks: /sys/kernel/debug/tracing if

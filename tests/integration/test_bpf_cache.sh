@@ -130,6 +130,30 @@ cmp -s "$C/$KEY" "$T/good" || fail "cut-off file: not rewritten"
 run again
 [ "$(object again)" = "cached ($C/$KEY)" ] || fail "after the rewrite: -v says '$(object again)'"
 
+# 4b. a file whose checksum is right but whose program the kernel refuses
+# (changed on disk and summed again, or a kernel rebuilt under the same
+# identity): the start removes it, runs again from the start, compiles
+# (one "refused ... compiling them" line), exits 0 with rows, and the
+# file is rewritten as before
+python3 - "$C/$KEY" <<'PY'
+import hashlib, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+HDR = 56  # magic 8, version 4, byte order 4, payload length 8, SHA-256 32
+name = b"ss_edge"
+i = b.find(len(name).to_bytes(4, "little") + name, HDR)
+assert i > 0, "no function ss_edge in the file"
+b[i + 4 + len(name) + 4] = 0xFF  # its first instruction: no such opcode
+b[24:56] = hashlib.sha256(bytes(b[HDR:])).digest()
+open(sys.argv[1], "wb").write(bytes(b))
+PY
+cmp -s "$C/$KEY" "$T/good" && fail "the file was not changed"
+run refused
+[ "$(grep -c 'the kernel refused the cached probes' "$T/refused.err")" -eq 1 ] ||
+	fail "refused program: want one 'refused ... compiling them' line: $(grep -i refused "$T/refused.err")"
+object refused | grep -q "^compiled (saved to $C/$KEY)$" || fail "refused program: -v says '$(object refused)'"
+cmp -s "$C/$KEY" "$T/good" || fail "refused program: the file was not rewritten as before"
+info "a program the kernel refuses from the cache: removed, compiled, rewritten"
+
 # 5. refused: a group-writable dir, a symlink to it; nothing written
 ls -l --time-style=full-iso "$C" >"$T/ls.before"
 chmod 0770 "$C"
@@ -211,19 +235,35 @@ else
 	NOURS=4
 fi
 
-# 8. at most 32 files: 40 old ones, then a save removes the oldest
+# 8. at most 32 files: 40 old ones (cache files: copies of one), then a
+# save removes the oldest; a key-named file that is not a cache file (no
+# magic: someone else's, in a directory the cache was pointed at) stays,
+# however old
 for i in $(seq 10 49); do
 	f=$C/$(printf '%064d' "$i")
-	echo old >"$f"
+	cp "$C/$KEY" "$f"
 	touch -d "2001-01-01 00:00:$i" "$f"
 done
+FOREIGN=$C/f$(printf '%063d' 0)
+echo "not switchstat's" >"$FOREIGN"
+touch -d "2000-01-01" "$FOREIGN"
 run prune -M
-[ "$(cache_files | wc -l)" -eq 32 ] || fail "want 32 cache files after a save, have $(cache_files | wc -l)"
+[ "$(cache_files | wc -l)" -eq 33 ] || fail "want 32 cache files and the foreign one after a save, have $(cache_files | wc -l)"
+[ -e "$FOREIGN" ] || fail "pruning removed a file that is not a cache file"
 # $NOURS of ours and 40 old: the oldest $((NOURS + 8)) go
 keep=$((10 + NOURS + 8))
 [ -e "$C/$KEY" ] && [ -e "$C/$(printf '%064d' "$keep")" ] || fail "a newer file was removed"
 [ -e "$C/$(printf '%064d' $((keep - 1)))" ] && fail "an old file beyond 32 was kept"
-info "40 old files + $NOURS of ours: the $((NOURS + 8)) oldest removed"
+info "40 old files + $NOURS of ours: the $((NOURS + 8)) oldest removed, the foreign file kept"
+
+# 8b. the clock set back: every file's mtime a day ahead; a new save is
+# still kept (it is the newest, though its mtime is the oldest)
+for f in $(cache_files); do touch -d "+1 day" "$C/$f"; done
+run clockback -L -M
+NEW=$(object clockback | sed -n 's/.*saved to .*\/\([0-9a-f]\{64\}\))$/\1/p')
+[ -n "$NEW" ] || fail "clockback: -L -M did not save a new file: $(object clockback)"
+[ -e "$C/$NEW" ] || fail "clockback: the file just saved was pruned at once ($NEW)"
+rm -f "$FOREIGN"
 
 # 9. the default directory: created on first use, 0700 (what every other
 # run of the suite uses)

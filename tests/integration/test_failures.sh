@@ -27,6 +27,26 @@ BCC_KERNEL_SOURCE="$T/emptyhdr" "$SWITCHSTAT" -d 1 >/dev/null 2>"$T/e.err" || rc
 grep -q "kernel headers at .* are incomplete" "$T/e.err" || fail "empty headers: $(cat "$T/e.err")"
 [ "$(grep -c . "$T/e.err")" -le 2 ] || fail "empty headers: more than one message line: $(cat "$T/e.err")"
 
+# half of a split headers package (Debian's linux-headers-R-amd64: a
+# Makefile and generated include/, the kernel's own headers in -common):
+# libbcc 0.26 crashed on it (SIGSEGV after "kconfig.h not found"); now the
+# same kind of message, exit 1, before any compile (also with a cached
+# module: the check comes first)
+mkdir -p "$T/halfhdr/include/generated"
+touch "$T/halfhdr/Makefile"
+for cache in off on; do
+	rc=0
+	if [ "$cache" = off ]; then
+		SWITCHSTAT_BPF_CACHE=off BCC_KERNEL_SOURCE="$T/halfhdr" "$SWITCHSTAT" -d 1 >/dev/null 2>"$T/k.err" || rc=$?
+	else
+		BCC_KERNEL_SOURCE="$T/halfhdr" "$SWITCHSTAT" -d 1 >/dev/null 2>"$T/k.err" || rc=$?
+	fi
+	[ "$rc" -eq 1 ] || fail "split headers (cache $cache): exit $rc, want 1: $(cat "$T/k.err")"
+	grep -q "have no include/linux/kconfig.h" "$T/k.err" || fail "split headers: $(cat "$T/k.err")"
+	[ "$(grep -c . "$T/k.err")" -le 2 ] || fail "split headers: more than one message line: $(cat "$T/k.err")"
+done
+info "half a split headers package: $(tail -1 "$T/k.err" | cut -c1-100)..."
+
 # -v says which headers were used
 "$SWITCHSTAT" -v -d 1 -i 500 >/dev/null 2>"$T/v.err" || fail "-v run failed"
 grep -q "kernel headers for compiling: /" "$T/v.err" || fail "-v does not name the headers"
