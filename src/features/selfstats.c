@@ -158,7 +158,8 @@ static void selfstats_report(struct ss_app *app, void *st)
 	if (getrusage(RUSAGE_SELF, &ru) == 0)
 		fprintf(f,
 			"self-stats: switchstat process CPU: user %.1f ms, "
-			"system %.1f ms (including compiling the probes)\n",
+			"system %.1f ms (start-up included: the probes "
+			"compiled or loaded from the cache)\n",
 			ru.ru_utime.tv_sec * 1e3 + ru.ru_utime.tv_usec / 1e3,
 			ru.ru_stime.tv_sec * 1e3 + ru.ru_stime.tv_usec / 1e3);
 	fflush(f);
