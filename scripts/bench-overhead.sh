@@ -406,8 +406,8 @@ for r, v, start, peak, steady, u, prog, n, runs in rows:
 def med(x):
     return st.median(x) if x else None
 
-def fmt(x, f):
-    return f % x if x is not None else "-"
+def fmt(x, f, none="-"):
+    return f % x if x is not None else none
 
 base = med(list(per["base"]["us"].values())) if "base" in per else None
 bmin = min(per["base"]["us"].values()) if "base" in per and per["base"]["us"] else None
@@ -497,7 +497,7 @@ if sumcsv:
     with open(sumcsv, "w") as f:
         f.write("variant,start_s,peak_mb,steady_mb,switch_ns_per_run,all_ns_per_switch,usecs_op,usecs_op_min,added_ns_per_switch,added_ns_per_switch_min,other_programs\n")
         def cf(x, f):  # an empty CSV field for none (a "-" in the table)
-            return f % x if x is not None else ""
+            return fmt(x, f, "")
         for v, s, p, sd, ns, a, m, mn, ad, am, o in out:
             f.write(",".join([v, cf(s, "%.3f"), cf(p, "%.1f"), cf(sd, "%.1f"),
                               cf(ns, "%.1f"), cf(a, "%.1f"), cf(m, "%.3f"), cf(mn, "%.3f"),

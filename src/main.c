@@ -87,9 +87,8 @@ static int setup(struct ss_app *app)
 	 * longer needed (a third of the peak RSS).
 	 */
 	ss_bpf_free_compiler(&app->bpf);
-	if (app->o.verbose)
+	if (app->o.verbose) {
 		ss_diag("BPF object: %s", app->bpf.object);
-	if (app->o.verbose)
 		ss_diag("start-up (ms): configure and perf open "
 			"%.1f, compile %.1f, load %.1f, attach %.1f, free "
 			"compiler %.1f (%ld kB of its pages unmapped)",
@@ -98,6 +97,7 @@ static int setup(struct ss_app *app)
 			(t_attach - app->bpf.load_ns) / 1e6,
 			(ss_clock_ns(CLOCK_MONOTONIC) - t_free) / 1e6,
 			app->bpf.dropped_kb);
+	}
 	return 0;
 }
 

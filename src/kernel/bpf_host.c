@@ -299,9 +299,8 @@ int ss_bpf_compile(struct ss_bpf *b, const char *text, const char **cflags,
 			ss_cache_save(&cache, b->mod);
 		ss_cache_close(&cache);
 	}
-	snprintf(b->object, sizeof(b->object), "%s",
-		 b->save ? "compiled (not saved: the start did not finish)"
-			 : cache.note);
+	if (!b->save) /* else set when it is saved (finish_save) */
+		snprintf(b->object, sizeof(b->object), "%s", cache.note);
 	b->compile_ns += now_ns() - t0;
 	if (!b->mod) {
 		snprintf(err, errlen,
