@@ -46,6 +46,12 @@ BPF_HASH(offcpu, struct ss_key, struct ss_off_val, SS_MAP_ENTRIES);
 BPF_HASH(offcpu_b, struct ss_key, struct ss_off_val, SS_MAP_ENTRIES);
 BPF_HASH(offcpu_task, __u32, struct ss_off_task, SS_MAP_ENTRIES);
 BPF_ARRAY(offcpu_edge, struct ss_off_edge, 2);
+#ifndef SS_TEST_MISS_ARRIVE
+#define SS_TEST_MISS_ARRIVE 0
+#endif
+#if SS_TEST_MISS_ARRIVE
+BPF_ARRAY(test_miss_arrive, __u64, 1);
+#endif
 
 #include "stacks.bpf.h" /* before wakers: sched_waking takes stacks */
 #include "wakers.bpf.h" /* uses offcpu_task */
@@ -172,73 +178,17 @@ static __always_inline __u64 ss_off_gap(struct ss_cpu *cpu, __u64 now)
 #endif
 
 /*
- * The current task (tgid, tid) leaves the CPU at @now for @reason; @gap
- * ns of its last window (ss_off_gap) go to its row as runnable, in the
- * interval @cpu charges.
+ * @t's (thread @tid's) open span ends at @now (@cpu: this CPU's state).
+ * The part before the edge of the interval this CPU is in is left in
+ * xfrom..xto for the host (see the top of this file).
  */
-static __always_inline void ss_off_leave(void *ctx, struct ss_cpu *cpu,
-					 __u64 now, __u32 tgid, __u32 tid,
-					 __u32 reason, __u64 gap)
+static __always_inline void
+ss_off_end(struct ss_cpu *cpu, struct ss_off_task *t, __u32 tid, __u64 now)
 {
-	struct ss_off_task *t;
-
-	if (!tid)
-		return;
-	if (reason == SS_OFF_DEAD) {
-		t = offcpu_task.lookup(&tid);
-		if (t) {
-			t->since = 0;
-			t->dead =
-				1; /* the host reads it once more, then deletes */
-		}
-		return;
-	}
-	if (!ss_task_selected(tgid, tid))
-		return;
-	t = offcpu_task.lookup(&tid);
-	if (!t) {
-		struct ss_off_task zero = {};
-
-		t = offcpu_task.lookup_or_try_init(&tid, &zero);
-		if (!t) {
-			stat_add(SS_STAT_DROPS, 1);
-			return;
-		}
-	}
-
-	__u64 leader;
-
-	ss_ident_key(&t->key, tgid, tid, ss_ident_cgroup_id(), &leader);
-	t->cgroup_id = bpf_get_current_cgroup_id();
-	ss_ident_comm(t->comm, tgid, tid, leader);
-	t->reason = reason;
-	t->dead = 0;
-	SS_STACKS_LEAVE(ctx, t, tgid);
-	t->since = now;
-	if (gap)
-		ss_off_charge(t, cpu->accum_gen & 1, SS_OFF_RUNQ, gap);
-}
-
-/*
- * Thread @tid gets the CPU at @now (@cpu: this CPU's state): its span
- * ends.  The part before the edge of the interval this CPU is in is left
- * in xfrom..xto for the host (see the top of this file).
- */
-static __always_inline void ss_off_arrive(struct ss_cpu *cpu, __u64 now,
-					  __u32 tid)
-{
-	struct ss_off_task *t = tid ? offcpu_task.lookup(&tid) : NULL;
-	__u64 since, from;
+	__u64 since = t->since, from;
 	__u32 idx;
 	int gen;
 
-	if (!t)
-		return;
-	if (!t->since) { /* not seen leaving: its waker is not this span's */
-		SS_WAKERS_FORGET(t);
-		return;
-	}
-	since = t->since;
 	gen = cpu->accum_gen & 1;
 	idx = gen;
 
@@ -262,6 +212,113 @@ static __always_inline void ss_off_arrive(struct ss_cpu *cpu, __u64 now,
 		SS_STACKS_ARRIVE(tid, t, now - since);
 		SS_WAKERS_ARRIVE(tid, t, now - since);
 	}
+}
+
+/*
+ * ss_off_close_unseen - at the switch-out at @now of thread @tid (the
+ * current task, @t its state), its span that is still open: the kernel
+ * did not run our sched_switch program for the switch that brought it
+ * back (it hides some tasks' switches; on the regular path it skips the
+ * program while a BPF program or a bpf() map syscall is active on the
+ * CPU, also one whose caller was preempted; on the raw path before
+ * sched_exit_tp is attached).  The span ended when the thread arrived:
+ * with the kernel's slice clock (SS_KCLOCK), its time on the CPU since the
+ * fair class picked it (se.sum_exec_runtime - se.prev_sum_exec_runtime)
+ * before @now, if that falls inside the span; else @now, so the span is
+ * charged to its stack and reason with the thread's last stint on the CPU
+ * in it (README, Off-CPU time) rather than lost when the new span starts.
+ */
+static __always_inline void ss_off_close_unseen(struct ss_cpu *cpu,
+						struct ss_off_task *t,
+						__u32 tid, __u64 now)
+{
+	__u64 since = t->since, end = now;
+
+	if (!since || t->dead)
+		return;
+#if SS_KCLOCK
+	__u64 k = ss_current_kslice();
+
+	if (k && now > since && now - since > k)
+		end = now - k;
+#endif
+	ss_off_end(cpu, t, tid, end);
+}
+
+/* Thread @tid gets the CPU at @now (@cpu: this CPU's state). */
+static __always_inline void ss_off_arrive(struct ss_cpu *cpu, __u64 now,
+					  __u32 tid)
+{
+	struct ss_off_task *t = tid ? offcpu_task.lookup(&tid) : NULL;
+
+	if (!t)
+		return;
+	if (!t->since) { /* not seen leaving: its waker is not this span's */
+		SS_WAKERS_FORGET(t);
+		return;
+	}
+#if SS_TEST_MISS_ARRIVE
+	/* tests: every SS_TEST_MISS_ARRIVE-th switch-in of a thread with an
+	 * open span goes unseen, as one the kernel did not report */
+	__u32 z = 0;
+	__u64 *n = test_miss_arrive.lookup(&z);
+
+	if (n && __sync_fetch_and_add(n, 1) % SS_TEST_MISS_ARRIVE ==
+			 SS_TEST_MISS_ARRIVE - 1)
+		return;
+#endif
+	ss_off_end(cpu, t, tid, now);
+}
+
+/*
+ * The current task (tgid, tid) leaves the CPU at @now for @reason; @gap
+ * ns of its last window (ss_off_gap) go to its row as runnable, in the
+ * interval @cpu charges.
+ */
+static __always_inline void ss_off_leave(void *ctx, struct ss_cpu *cpu,
+					 __u64 now, __u32 tgid, __u32 tid,
+					 __u32 reason, __u64 gap)
+{
+	struct ss_off_task *t;
+
+	if (!tid)
+		return;
+	if (reason == SS_OFF_DEAD) {
+		t = offcpu_task.lookup(&tid);
+		if (t) {
+			ss_off_close_unseen(cpu, t, tid, now);
+			t->since = 0;
+			t->dead =
+				1; /* the host reads it once more, then deletes */
+		}
+		return;
+	}
+	if (!ss_task_selected(tgid, tid))
+		return;
+	t = offcpu_task.lookup(&tid);
+	if (t) {
+		ss_off_close_unseen(cpu, t, tid, now);
+	} else {
+		struct ss_off_task zero = {};
+
+		t = offcpu_task.lookup_or_try_init(&tid, &zero);
+		if (!t) {
+			stat_add(SS_STAT_DROPS, 1);
+			return;
+		}
+	}
+
+	__u64 leader;
+
+	ss_ident_key(&t->key, tgid, tid, ss_ident_cgroup_id(), &leader);
+	t->cgroup_id = bpf_get_current_cgroup_id();
+	ss_ident_comm(t->comm, tgid, tid, leader);
+	t->reason = reason;
+	t->dead = 0;
+	SS_STACKS_LEAVE(ctx, t, tgid);
+	t->since = now;
+	if (gap)
+		ss_off_charge(t, cpu->accum_gen & 1, SS_OFF_RUNQ, gap);
 }
 
 /*

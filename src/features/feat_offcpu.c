@@ -56,6 +56,34 @@ static void iowait_configure(struct ss_app *app, struct offcpu_state *st)
 #endif
 }
 
+/*
+ * Tests: SWITCHSTAT_TEST_MISS_ARRIVE=N (2-1000) makes the probe ignore
+ * every Nth switch-in of a thread with an open span, as if the kernel had
+ * not run the program for it (offcpu.bpf.h).  Returns 0, or 1 after a
+ * message.
+ */
+static int test_miss_arrive(struct ss_app *app)
+{
+	const char *env = getenv("SWITCHSTAT_TEST_MISS_ARRIVE");
+	char *end;
+	long n;
+
+	if (!env)
+		return 0;
+	errno = 0;
+	n = strtol(env, &end, 10);
+	if (errno || end == env || *end || n < 2 || n > 1000) {
+		ss_diag("SWITCHSTAT_TEST_MISS_ARRIVE: want 2-1000, got '%s'",
+			env);
+		return 1;
+	}
+	if (ss_app_define(app, "SS_TEST_MISS_ARRIVE", n)) {
+		ss_diag("too many BPF cflags");
+		return 1;
+	}
+	return 0;
+}
+
 static int offcpu_configure(struct ss_app *app, void *vst)
 {
 	struct offcpu_state *st = vst;
@@ -74,6 +102,8 @@ static int offcpu_configure(struct ss_app *app, void *vst)
 		return 1;
 	}
 	iowait_configure(app, st);
+	if (test_miss_arrive(app))
+		return 1;
 	if (app->o.verbose)
 		ss_diag("--offcpu: S, D, %sI, T, t, R told apart; I/O wait %s",
 			app->bpf.raw_sched ? "D killable, " : "",

@@ -33,6 +33,11 @@
 #     the workload timed of that state and length (the 100 ms nanosleeps,
 #     vforks, SIGSTOPs and ptrace stops, and a move to CPU 0 that waited
 #     that long); and the rows as in 1.
+#  5. As 1 (CSV) with every 3rd switch-in of the workload unseen
+#     (SWITCHSTAT_TEST_MISS_ARRIVE=3, as a switch the kernel hid or
+#     skipped the program for): each span ends at the thread's next
+#     switch-out, at its arrival by the kernel's slice clock; without
+#     that it was lost (-10 to -25 % per reason).
 #  3. -G, the workload in a cgroup of its own (its helpers too: they are
 #     its children): the cgroup's D killable and t are the workload's
 #     (no helper waits so), within 2 %, in CSV and in the exporter.
@@ -180,6 +185,10 @@ want = {"offcpu-S": ns, "offcpu-D": nd, "offcpu-T": nt}
 print("  spans of 65-131 ms per state histogram: %s (want %s)" % (n, want))
 sys.exit(0 if all(n.get(k, 0) == v for k, v in want.items()) else 1)
 PY
+
+info "5. -p, CSV, every 3rd switch-in unseen (SWITCHSTAT_TEST_MISS_ARRIVE=3)"
+SWITCHSTAT_TEST_MISS_ARRIVE=3 run m --csv -p @PID
+compare m csv || fail "--offcpu: spans of unseen switch-ins lost or mischarged"
 
 info "3. -G, the workload in its own cgroup, CSV and the exporter"
 cg_make offcpu
