@@ -4,12 +4,16 @@
  * tested by every probe through ss_task_selected().
  *
  * Settings (numeric -D macros from the host, never user strings):
- *   SS_FILTER_TGID    >0: only this process (all its threads)
- *   SS_FILTER_TID     >0: only this thread
+ *   SS_FILTER_TGID    1: only the process at filter_ids[0].tgid (all its
+ *                     threads), filled by the host before any program is
+ *                     attached
+ *   SS_FILTER_TID     1: only the thread at filter_ids[0].tid
  *   SS_FILTER_LIST    1: -p or -t named several: the ids are the keys of
- *                     filter_tgids / filter_tids (filled by the host
- *                     before any program is attached), SS_FILTER_TGID /
- *                     SS_FILTER_TID then only say whether to look
+ *                     filter_tgids / filter_tids (filled likewise)
+ * The ids are in maps, not -D numbers, so the compiled object is the same
+ * for every target and a start with -p of a new process loads it from the
+ * cache (src/kernel/bpf_cache.c).  An array's lookup at a constant index
+ * is inlined by the verifier: a bounds test and a load, no call.
  *   SS_FILTER_CGROUP  1: only tasks in the cgroup v2 directory whose fd the
  *                     host put at index 0 of cgroup_filter, or in any of
  *                     its descendants, those created after the start too
@@ -36,6 +40,8 @@
 #if SS_FILTER_LIST
 BPF_HASH(filter_tgids, __u32, __u8, SS_FILTER_LIST_MAX);
 BPF_HASH(filter_tids, __u32, __u8, SS_FILTER_LIST_MAX);
+#elif SS_FILTER_TGID || SS_FILTER_TID
+BPF_ARRAY(filter_ids, struct ss_filter_ids, 1);
 #endif
 
 #if SS_FILTER_CGROUP
@@ -55,10 +61,15 @@ static __always_inline int ss_ids_selected(__u32 tgid, __u32 tid)
 		return 0;
 	if (SS_FILTER_TID && !filter_tids.lookup(&tid))
 		return 0;
-#else
-	if (SS_FILTER_TGID && tgid && tgid != SS_FILTER_TGID)
+#elif SS_FILTER_TGID || SS_FILTER_TID
+	__u32 zero = 0;
+	struct ss_filter_ids *f = filter_ids.lookup(&zero);
+
+	if (!f)
 		return 0;
-	if (SS_FILTER_TID && tid != SS_FILTER_TID)
+	if (SS_FILTER_TGID && tgid && tgid != f->tgid)
+		return 0;
+	if (SS_FILTER_TID && tid != f->tid)
 		return 0;
 #endif
 	return 1;
@@ -66,8 +77,8 @@ static __always_inline int ss_ids_selected(__u32 tgid, __u32 tid)
 
 /*
  * ss_task_selected - 1 if the current task (tgid, tid) passes the -p, -t
- * and --cgroup filters, else 0.  One compare per filter, or one hash
- * lookup when a list was given.  The cgroup test is the kernel's own
+ * and --cgroup filters, else 0.  One compare per filter (against
+ * filter_ids[0]), or one hash lookup when a list was given.  The cgroup test is the kernel's own
  * hierarchy test (bpf_current_task_under_cgroup): one ancestor compare, no
  * map of ids, so cgroups created after the start are followed.  An unset
  * cgroup_filter entry (negative return) selects nothing.
@@ -79,10 +90,15 @@ static __always_inline int ss_task_selected(__u32 tgid, __u32 tid)
 		return 0;
 	if (SS_FILTER_TID && !filter_tids.lookup(&tid))
 		return 0;
-#else
-	if (SS_FILTER_TGID && tgid != SS_FILTER_TGID)
+#elif SS_FILTER_TGID || SS_FILTER_TID
+	__u32 zero = 0;
+	struct ss_filter_ids *f = filter_ids.lookup(&zero);
+
+	if (!f)
 		return 0;
-	if (SS_FILTER_TID && tid != SS_FILTER_TID)
+	if (SS_FILTER_TGID && tgid != f->tgid)
+		return 0;
+	if (SS_FILTER_TID && tid != f->tid)
 		return 0;
 #endif
 #if SS_FILTER_CGROUP

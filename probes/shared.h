@@ -51,6 +51,16 @@ enum ss_switch_kind {
 };
 
 /*
+ * The -p / -t target (probes/select.bpf.h, map filter_ids, index 0), set
+ * by the host before any program is attached: the tgid of -p, the tid of
+ * -t (0 when that filter is off).
+ */
+struct ss_filter_ids {
+	__u32 tgid;
+	__u32 tid;
+};
+
+/*
  * Key of the per-interval accumulator map (probes/identity.bpf.h): tid is
  * 0 unless -L; start_ns is the process's (thread's with -L) start time,
  * so a reused pid is a new row (0 without BTF); cgroup_id is 0 unless -G.

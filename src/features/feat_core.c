@@ -13,6 +13,7 @@
 #include "collect.h"
 #include "feat_core.h"
 #include "procfs.h"
+#include "probes/shared.h"
 
 struct core_state {
 	struct ss_collector col;
@@ -40,8 +41,10 @@ static int core_configure(struct ss_app *app, void *st)
 		app->o.map_entries ? app->o.map_entries : default_map_entries();
 	ok |= ss_app_define(app, "SS_MAP_ENTRIES", app->map_entries);
 	ok |= ss_app_define(app, "SS_PER_THREAD", app->o.per_thread);
-	ok |= ss_app_define(app, "SS_FILTER_TGID", app->o.pid);
-	ok |= ss_app_define(app, "SS_FILTER_TID", app->o.tid);
+	/* whether to look: the ids go into maps (core_attach), so one
+	 * compiled object serves every target (probes/select.bpf.h) */
+	ok |= ss_app_define(app, "SS_FILTER_TGID", app->o.pid != 0);
+	ok |= ss_app_define(app, "SS_FILTER_TID", app->o.tid != 0);
 	ok |= ss_app_define(app, "SS_FILTER_LIST",
 			    app->o.npids > 1 || app->o.ntids > 1);
 	/* test hook for the verifier-rejection test (tests/integration) */
@@ -75,6 +78,24 @@ static int fill_filter(struct ss_app *app, const char *name,
 	return 0;
 }
 
+/*
+ * A single -p / -t: its ids into filter_ids[0] (struct ss_filter_ids),
+ * before sched_switch is attached.  0, or 1 with a message.
+ */
+static int fill_filter_ids(struct ss_app *app)
+{
+	int fd = ss_bpf_map_fd(&app->bpf, "filter_ids");
+	struct ss_filter_ids ids = { .tgid = app->o.pid, .tid = app->o.tid };
+	__u32 zero = 0;
+
+	if (fd < 0 || bpf_update_elem(fd, &zero, &ids, BPF_ANY)) {
+		ss_diag("cannot fill the filter_ids filter: %s",
+			fd < 0 ? "no such map" : strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 static int core_attach(struct ss_app *app, void *st)
 {
 	struct core_state *cs = st;
@@ -88,6 +109,9 @@ static int core_attach(struct ss_app *app, void *st)
 	if ((app->o.npids > 1 || app->o.ntids > 1) &&
 	    (fill_filter(app, "filter_tgids", app->o.pids, app->o.npids) ||
 	     fill_filter(app, "filter_tids", app->o.tids, app->o.ntids)))
+		return 1;
+	if (app->o.npids <= 1 && app->o.ntids <= 1 &&
+	    (app->o.pid || app->o.tid) && fill_filter_ids(app))
 		return 1;
 	cs->col_ready = true;
 	if (ss_collect_init(&cs->col, accum, stats, app->ncpus_possible,

@@ -12,7 +12,9 @@
 # removed; "off" writes nothing; --blame (its task storage map needs BTF
 # of key and value, made at create time on a hit) is cached on a second
 # start, with the compiled run's program tags, and still blames a victim's
-# waits; the default directory is created 0700.
+# waits; the default directory is created 0700; -p of a second process
+# loads the object the first -p saved (the target's id is in a map) and
+# its rows are the target's only.
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -x "$WORKLOADS/sleeper" ] || skip "workload sleeper not built"
@@ -52,16 +54,20 @@ run() {
 	info "$name: $(object "$name")"
 }
 
-# vol_run NAME: switchstat -v --csv on a frozen sleeper, thawed for at
-# least 300 voluntary switches (the kernel's count); the tool's count of
-# them must be the kernel's (within 2 %, as test_voluntary); the programs'
-# tags in $T/NAME.tags
+# vol_run NAME [ARGS...]: switchstat -v --csv ARGS (@S: the sleeper's
+# pid) on a frozen sleeper, thawed for at least 300 voluntary switches
+# (the kernel's count); the tool's count of them must be the kernel's
+# (within 2 %, as test_voluntary); the programs' tags in $T/NAME.tags;
+# the sleeper's pid in $VOL_PID
 vol_run() {
-	local name=$1 s v0 v1 got
+	local name=$1 s v0 v1 got a args=()
+	shift
 	bg "$WORKLOADS/sleeper" 1000
 	s=$BG_LAST
+	VOL_PID=$s
+	for a in "$@"; do args+=("${a//@S/$s}"); done
 	freeze "$s"
-	start_tool "$name" -v --csv -n 0 -i 1000
+	start_tool "$name" -v --csv -n 0 -i 1000 "${args[@]}"
 	prog_tags "$TOOL_PID" >"$T/$name.tags"
 	v0=$(status_sum "$s" voluntary_ctxt_switches)
 	thaw "$s"
@@ -98,10 +104,31 @@ cmp -s "$T/compiled.tags" "$T/cached.tags" ||
 info "program tags equal ($(wc -l <"$T/cached.tags") programs)"
 [ "$(cache_files | wc -l)" -eq 1 ] || fail "a hit wrote a file"
 
+# 2b. -p: the target's id is in a map, not compiled in, so -p of another
+# process is a hit on the object the first -p saved; only its rows
+vol_run p1 -p @S
+KEYP=$(cache_files | grep -vx "$KEY")
+[ "$(object p1)" = "compiled (saved to $C/$KEYP)" ] || fail "-p, first run: -v says '$(object p1)'"
+P1=$VOL_PID
+vol_run p2 -p @S
+[ "$VOL_PID" != "$P1" ] || fail "-p: the two sleepers had one pid"
+[ "$(object p2)" = "cached ($C/$KEYP)" ] ||
+	fail "-p of another process: -v says '$(object p2)', want the first -p's object"
+for r in p1 p2; do
+	others=$(python3 - "$T/$r.out" <<'PY'
+import csv, sys
+print(len({row["pid"] for row in csv.DictReader(open(sys.argv[1], encoding="latin-1", newline=""))}))
+PY
+	)
+	[ "$others" = 1 ] || fail "-p ($r): rows of $others processes, want the target's only"
+done
+info "-p of another process: cached, only its rows"
+[ "$(cache_files | wc -l)" -eq 2 ] || fail "-p: want 2 cache files, have: $(cache_files | wc -l)"
+
 # 3. other options, other keys
 run threads -L
 run faults -e page-faults
-[ "$(cache_files | wc -l)" -eq 3 ] || fail "-L and -e page-faults: want 3 cache files, have $(cache_files | wc -l)"
+[ "$(cache_files | wc -l)" -eq 4 ] || fail "-L and -e page-faults: want 4 cache files, have $(cache_files | wc -l)"
 object threads | grep -q "^compiled (saved to $C/" || fail "-L: $(object threads)"
 object faults | grep -q "^compiled (saved to $C/" || fail "-e page-faults: $(object faults)"
 
@@ -229,10 +256,10 @@ if [ "$rc" -eq 0 ]; then
 		fail "--blame: cached programs differ from compiled ones: $(diff "$T/blame_compiled.tags" "$T/blame_cached.tags" | head -5)"
 	[ "$BLAMED" -gt 0 ] || fail "--blame, cached: no wait blamed"
 	info "--blame program tags equal ($(wc -l <"$T/blame_cached.tags") programs)"
-	NOURS=5 # first run, -L, -e, --blame, and -M below
+	NOURS=6 # first run, -p, -L, -e, --blame, and -M below
 else
 	info "--blame not available here (exit $rc): not checked"
-	NOURS=4
+	NOURS=5
 fi
 
 # 8. at most 32 files: 40 old ones (cache files: copies of one), then a
