@@ -33,8 +33,17 @@ function checkDaemonSet(where, ds) {
   const mounts = (c.volumeMounts || []).map((m) => m.mountPath);
   if (pod.hostPID !== true) bad(where, 'hostPID must be true');
   for (const p of ['/sys/kernel/debug', '/sys/kernel/tracing',
-    '/sys/kernel/btf', '/lib/modules', '/usr/src', '/sys/fs/cgroup']) {
+    '/sys/kernel/btf', '/lib/modules', '/usr/src', '/sys/fs/cgroup',
+    '/var/cache/switchstat']) {
     if (!mounts.includes(p)) bad(where, `no volume mounted at ${p}`);
+  }
+  // the compiled-BPF cache: a node directory (hostPath), not an emptyDir
+  // (mode 0777, which switchstat's cache refuses)
+  const cm = (c.volumeMounts || []).find(
+    (m) => m.mountPath === '/var/cache/switchstat');
+  const cv = cm && (pod.volumes || []).find((v) => v.name === cm.name);
+  if (cm && (!cv || !cv.hostPath || cm.readOnly)) {
+    bad(where, '/var/cache/switchstat must be a writable hostPath volume');
   }
   const sc = c.securityContext || {};
   const caps = (sc.capabilities && sc.capabilities.add) || [];

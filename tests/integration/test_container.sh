@@ -4,8 +4,8 @@
 # with podman the way deploy/kubernetes/daemonset.yaml runs it: host pid
 # namespace, privileged, read-only root, the DaemonSet's mounts (debugfs,
 # tracefs, /sys/kernel/btf, /lib/modules, /usr/src, /sys/fs/cgroup
-# read-only, a tmpfs /tmp), tracing host workloads; its numbers must match
-# the kernel's:
+# read-only, a tmpfs /tmp, the BPF cache), tracing host workloads; its
+# numbers must match the kernel's:
 #   1. -p on a pinned two-thread spinner and a pipe ping-pong (host pids):
 #      on-CPU ns within 2% of /proc/PID/task/*/schedstat for the spinner,
 #      voluntary and involuntary switches within 2% (or 50) of
@@ -15,7 +15,10 @@
 #      label of its /proc/PID/cgroup and container_id = the first 12 hex
 #      digits of its podman id, on-CPU seconds within 2% of schedstat and
 #      of its cgroup's cpu.stat, involuntary switches within 2% (or 50);
-#   3. without the host pid namespace, -p exits 1 with one message.
+#   3. without the host pid namespace, -p exits 1 with one message;
+#   4. the DaemonSet's compiled-BPF cache volume (a hostPath, root's,
+#      0755, at /var/cache/switchstat): a start compiles and saves there,
+#      the next with the same options loads it (-v).
 # The image is reused when its io.github.switchstat.inputs label matches
 # this tree (scripts/check-image.sh --inputs-hash), else built by
 # scripts/check-image.sh --image-only.  Skips (77) only when podman, an OCI
@@ -107,7 +110,9 @@ DS=(--privileged --pid=host --read-only
 	-v /lib/modules:/lib/modules:ro
 	-v /usr/src:/usr/src:ro
 	-v /sys/fs/cgroup:/sys/fs/cgroup:ro
+	-v "$T/bpf-cache:/var/cache/switchstat"
 	--tmpfs /tmp)
+mkdir -m 0755 "$T/bpf-cache" # the hostPath: root's, 0755
 
 # start_ct NAME ARGS...: the image in the DaemonSet's pod, switchstat ARGS,
 # output in $T/NAME.{out,err}; TOOL_PID is the podman client
@@ -275,5 +280,24 @@ rc=0
 [ "$(grep -c "host's pid namespace" "$T/nopid.err")" -eq 1 ] ||
 	{ cat "$T/nopid.err" >&2; fail "-p without --pid=host: no one-line reason"; }
 info "without --pid=host: exit 1, $(head -1 "$T/nopid.err")"
+
+# ------------------------------------- 4. the compiled-BPF cache volume
+# Two starts of the same options (-L: a key no case above made): the first
+# compiles and saves into the hostPath, the second loads it.
+for r in cache1 cache2; do
+	rc=0
+	"${RUN[@]}" "${DS[@]}" --name "$NAME-tool" --network none "$IMAGE" \
+		-v -L -d 1 -i 500 >"$T/$r.out" 2>"$T/$r.err" || rc=$?
+	[ "$rc" -eq 0 ] || { cat "$T/$r.err" >&2; fail "$r: exit $rc"; }
+	podman rm -f -t 0 --ignore "$NAME-tool" >/dev/null 2>&1
+done
+obj1=$(sed -n 's/^switchstat: BPF object: //p' "$T/cache1.err")
+obj2=$(sed -n 's/^switchstat: BPF object: //p' "$T/cache2.err")
+key=$(sed -n 's|^compiled (saved to /var/cache/switchstat/bpf/\([0-9a-f]\{64\}\))$|\1|p' <<<"$obj1")
+[ -n "$key" ] || fail "cache volume, first start: -v says '$obj1'"
+[ "$obj2" = "cached (/var/cache/switchstat/bpf/$key)" ] ||
+	fail "cache volume, second start: -v says '$obj2', want the first's file"
+[ -f "$T/bpf-cache/bpf/$key" ] || fail "the cache file is not in the hostPath"
+info "cache volume: compiled and saved, then $obj2"
 
 pass "the image in the DaemonSet's pod ($RT) traces host pids and a container's cgroup as /proc does"

@@ -24,7 +24,7 @@ grep -B14 "privileged: true" "$K/daemonset.yaml" | grep -q "BPF + PERFMON" ||
 	fail "privileged without the comment naming the capabilities"
 
 # the validator can fail: a wrong type, a bad duration, a missing mount,
-# a liveness probe elsewhere
+# a liveness probe elsewhere, the BPF cache on an emptyDir
 broken() { # NAME SED-EXPR FILE
 	sed "$2" "$K/$3" >"$T/$1.yaml"
 	cmp -s "$T/$1.yaml" "$K/$3" && fail "$1: sed changed nothing"
@@ -38,4 +38,6 @@ broken interval 's/interval: 15s/interval: 15 seconds/' servicemonitor.yaml
 broken mount 's|mountPath: /sys/kernel/btf|mountPath: /sys/kernel/btf2|' daemonset.yaml
 broken probe '/livenessProbe:/,/path:/s|path: /metrics|path: /healthz|' daemonset.yaml
 broken port 's/containerPort: 9479/containerPort: 9480/' daemonset.yaml
+# the BPF cache on an emptyDir (mode 0777: the cache refuses it)
+broken cache '/^        - name: bpf-cache$/,${s/hostPath:/emptyDir: {}/;/path: \/var\/cache\/switchstat/d;/type: DirectoryOrCreate/d}' daemonset.yaml
 pass "deploy/kubernetes validates against the schemas"
