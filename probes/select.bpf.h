@@ -10,13 +10,13 @@
  *   SS_FILTER_TID     1: only the thread at filter_ids[0].tid
  *   SS_FILTER_LIST    1: -p or -t named several: the ids are the keys of
  *                     filter_tgids / filter_tids (filled likewise)
+ *   SS_FILTER_CGROUP  1: only tasks in the cgroup v2 directory whose fd the
+ *                     host put at index 0 of cgroup_filter, or in any of
+ *                     its descendants, those created after the start too
  * The ids are in maps, not -D numbers, so the compiled object is the same
  * for every target and a start with -p of a new process loads it from the
  * cache (src/kernel/bpf_cache.c).  An array's lookup at a constant index
  * is inlined by the verifier: a bounds test and a load, no call.
- *   SS_FILTER_CGROUP  1: only tasks in the cgroup v2 directory whose fd the
- *                     host put at index 0 of cgroup_filter, or in any of
- *                     its descendants, those created after the start too
  */
 #ifndef SWITCHSTAT_SELECT_BPF_H
 #define SWITCHSTAT_SELECT_BPF_H
@@ -78,8 +78,9 @@ static __always_inline int ss_ids_selected(__u32 tgid, __u32 tid)
 /*
  * ss_task_selected - 1 if the current task (tgid, tid) passes the -p, -t
  * and --cgroup filters, else 0.  One compare per filter (against
- * filter_ids[0]), or one hash lookup when a list was given.  The cgroup test is the kernel's own
- * hierarchy test (bpf_current_task_under_cgroup): one ancestor compare, no
+ * filter_ids[0]), or one hash lookup when a list was given.  The cgroup
+ * test is the kernel's own hierarchy test
+ * (bpf_current_task_under_cgroup): one ancestor compare, no
  * map of ids, so cgroups created after the start are followed.  An unset
  * cgroup_filter entry (negative return) selects nothing.
  */
