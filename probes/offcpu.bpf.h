@@ -5,6 +5,9 @@
  *   SS_OFF_IOWAIT_BYTE, SS_OFF_IOWAIT_BIT  where task_struct.in_iowait (a
  *                    bitfield) is, from the kernel's BTF; SS_OFF_IOWAIT_BTF
  *                    1 when known (else I/O waits count as D)
+ *   SS_OFF_KSUM      byte offset of task_struct.se.sum_exec_runtime, from
+ *                    the kernel's BTF (0: unknown), for spans whose
+ *                    switch-in no program saw (ss_off_close_unseen)
  *
  * A thread's off-CPU span runs from its switch-out to its next switch-in
  * and is charged to the reason (enum ss_off_reason) of the state it left
@@ -41,6 +44,9 @@
 #ifndef SS_OFF_IOWAIT_BTF
 #define SS_OFF_IOWAIT_BTF 0
 #endif
+#ifndef SS_OFF_KSUM
+#define SS_OFF_KSUM 0
+#endif
 
 BPF_HASH(offcpu, struct ss_key, struct ss_off_val, SS_MAP_ENTRIES);
 BPF_HASH(offcpu_b, struct ss_key, struct ss_off_val, SS_MAP_ENTRIES);
@@ -50,7 +56,7 @@ BPF_ARRAY(offcpu_edge, struct ss_off_edge, 2);
 #define SS_TEST_MISS_ARRIVE 0
 #endif
 #if SS_TEST_MISS_ARRIVE
-BPF_ARRAY(test_miss_arrive, __u64, 1);
+BPF_PERCPU_ARRAY(test_miss_arrive, __u64, 1);
 #endif
 
 #include "stacks.bpf.h" /* before wakers: sched_waking takes stacks */
@@ -71,6 +77,22 @@ static __always_inline int ss_off_iowait(void)
 #else
 	return 0;
 #endif
+}
+
+/*
+ * The current task's se.sum_exec_runtime, ns: the kernel's own clock of
+ * its time on a CPU, kept for every scheduling class and brought up to
+ * date (update_curr) before sched_switch's tracepoint for the task
+ * leaving.  0 where SS_OFF_KSUM is unknown.
+ */
+static __always_inline __u64 ss_off_ksum(void)
+{
+	__u64 sum = 0;
+
+#if SS_OFF_KSUM
+	SS_TASK_READ(sum, SS_CUR_TASK(), SS_OFF_KSUM);
+#endif
+	return sum;
 }
 
 /*
@@ -221,12 +243,13 @@ ss_off_end(struct ss_cpu *cpu, struct ss_off_task *t, __u32 tid, __u64 now)
  * back (it hides some tasks' switches; on the regular path it skips the
  * program while a BPF program or a bpf() map syscall is active on the
  * CPU, also one whose caller was preempted; on the raw path before
- * sched_exit_tp is attached).  The span ended when the thread arrived:
- * with the kernel's slice clock (SS_KCLOCK), its time on the CPU since the
- * fair class picked it (se.sum_exec_runtime - se.prev_sum_exec_runtime)
- * before @now, if that falls inside the span; else @now, so the span is
- * charged to its stack and reason with the thread's last stint on the CPU
- * in it (README, Off-CPU time) rather than lost when the new span starts.
+ * sched_exit_tp is attached).  Its time on a CPU since the span began is
+ * the kernel's own (se.sum_exec_runtime now less at the span's start,
+ * any class, however many unseen stints): the span is charged that much
+ * short of @now, so its off-CPU length is whole and on-CPU + off-CPU stay
+ * the wall time.  Where the sum is not known (SS_OFF_KSUM 0), it ends at
+ * @now, the thread's last stint on the CPU in it (README, Off-CPU time),
+ * rather than being lost when the new span starts.
  */
 static __always_inline void ss_off_close_unseen(struct ss_cpu *cpu,
 						struct ss_off_task *t,
@@ -236,13 +259,29 @@ static __always_inline void ss_off_close_unseen(struct ss_cpu *cpu,
 
 	if (!since || t->dead)
 		return;
-#if SS_KCLOCK
-	__u64 k = ss_current_kslice();
+#if SS_OFF_KSUM
+	__u64 sum = ss_off_ksum(), ran;
 
-	if (k && now > since && now - since > k)
-		end = now - k;
+	if (t->ksum && sum >= t->ksum && now > since) {
+		ran = sum - t->ksum;
+		end = ran < now - since ? now - ran : since;
+	}
 #endif
 	ss_off_end(cpu, t, tid, end);
+}
+
+/*
+ * The current task, thread @tid, is on this CPU at @now: a span of it
+ * still open began at a switch-out whose switch-in no program saw; end it
+ * (ss_off_close_unseen).
+ */
+static __always_inline void ss_off_running(struct ss_cpu *cpu, __u64 now,
+					   __u32 tid)
+{
+	struct ss_off_task *t = tid ? offcpu_task.lookup(&tid) : NULL;
+
+	if (t)
+		ss_off_close_unseen(cpu, t, tid, now);
 }
 
 /* Thread @tid gets the CPU at @now (@cpu: this CPU's state). */
@@ -258,13 +297,13 @@ static __always_inline void ss_off_arrive(struct ss_cpu *cpu, __u64 now,
 		return;
 	}
 #if SS_TEST_MISS_ARRIVE
-	/* tests: every SS_TEST_MISS_ARRIVE-th switch-in of a thread with an
-	 * open span goes unseen, as one the kernel did not report */
+	/* tests: every SS_TEST_MISS_ARRIVE-th switch-in (on this CPU) of a
+	 * thread with an open span goes unseen, as one the kernel did not
+	 * report; a per-CPU count, no atomic fetch (Linux 5.12+) */
 	__u32 z = 0;
 	__u64 *n = test_miss_arrive.lookup(&z);
 
-	if (n && __sync_fetch_and_add(n, 1) % SS_TEST_MISS_ARRIVE ==
-			 SS_TEST_MISS_ARRIVE - 1)
+	if (n && ++*n % SS_TEST_MISS_ARRIVE == 0)
 		return;
 #endif
 	ss_off_end(cpu, t, tid, now);
@@ -316,6 +355,7 @@ static __always_inline void ss_off_leave(void *ctx, struct ss_cpu *cpu,
 	t->reason = reason;
 	t->dead = 0;
 	SS_STACKS_LEAVE(ctx, t, tgid);
+	t->ksum = ss_off_ksum();
 	t->since = now;
 	if (gap)
 		ss_off_charge(t, cpu->accum_gen & 1, SS_OFF_RUNQ, gap);
@@ -362,7 +402,19 @@ static __always_inline void ss_off_edge(__u64 now)
 	} while (0)
 /* in ss_resync: the current task arrived by a switch not reported */
 #define SS_OFFCPU_UNREPORTED() ss_off_arrive(cpu, now, tid)
-#define SS_OFFCPU_EDGE() ss_off_edge(now)
+/*
+ * in ss_resync at an interval edge, before this CPU moves to the next
+ * interval: stamp the edge, and end the span of the current task if it is
+ * still open (it arrived unseen), in the interval that ends, before the
+ * host charges open spans up to the edge as off-CPU
+ */
+#define SS_OFFCPU_EDGE()                       \
+	do {                                   \
+		ss_off_edge(now);              \
+		ss_off_running(cpu, now, tid); \
+	} while (0)
+/* the same when it interrupted another resync: only the stamp */
+#define SS_OFFCPU_EDGE_STAMP() ss_off_edge(now)
 /* ss_tslice_next: the owner's switch-in unknown; @ns charged to it */
 #define SS_OFF_GAP_FORGET(cpu) ((cpu)->off_in_ns = 0)
 #define SS_OFF_GAP_ADD(cpu, ns) ((cpu)->off_in_k += (ns))
@@ -380,6 +432,9 @@ static __always_inline void ss_off_edge(__u64 now)
 	} while (0)
 #define SS_OFFCPU_EDGE() \
 	do {             \
+	} while (0)
+#define SS_OFFCPU_EDGE_STAMP() \
+	do {                   \
 	} while (0)
 #endif
 

@@ -51,6 +51,11 @@ struct ss_off_task {
 	char comm[SS_COMM_LEN];
 	__u64 cgroup_id;
 	__u64 since;
+	/*
+	 * the thread's se.sum_exec_runtime at since (its switch-out), ns, for
+	 * a span whose switch-in went unseen (offcpu.bpf.h); 0: not read
+	 */
+	__u64 ksum;
 	__u64 xfrom;
 	__u64 xto;
 	__u32 reason; /* enum ss_off_reason of the open span */

@@ -794,7 +794,7 @@ static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 	if (cpu->resync_busy) {
 		if (ck ==
 		    SS_RS_EDGE) { /* the rest of that one is this side's */
-			SS_OFFCPU_EDGE();
+			SS_OFFCPU_EDGE_STAMP();
 			ss_edge_gen(cpu, bpf_ktime_get_ns());
 		}
 		return;

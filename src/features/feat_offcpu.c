@@ -84,9 +84,26 @@ static int test_miss_arrive(struct ss_app *app)
 	return 0;
 }
 
+/*
+ * task_struct.se.sum_exec_runtime's offset, as SS_OFF_KSUM (the probe
+ * closes a span whose switch-in it did not see by the kernel's clock of
+ * the thread's time on CPU since).  Returns whether it is known.
+ */
+static bool ksum_configure(struct ss_app *app)
+{
+	const struct btf *btf = ss_vmlinux_btf();
+	unsigned int se, sum, sz;
+
+	return btf && !ss_btf_member(btf, "task_struct", "se", &se, &sz) &&
+	       !ss_btf_member(btf, "sched_entity", "sum_exec_runtime", &sum,
+			      &sz) &&
+	       sz == 8 && !ss_app_define(app, "SS_OFF_KSUM", se + sum);
+}
+
 static int offcpu_configure(struct ss_app *app, void *vst)
 {
 	struct offcpu_state *st = vst;
+	bool ksum;
 
 	/* --wakers and --stacks attribute the spans of the --offcpu probe */
 	if (!app->o.offcpu && !app->o.wakers && !app->o.stacks)
@@ -104,11 +121,15 @@ static int offcpu_configure(struct ss_app *app, void *vst)
 	iowait_configure(app, st);
 	if (test_miss_arrive(app))
 		return 1;
+	ksum = ksum_configure(app);
 	if (app->o.verbose)
-		ss_diag("--offcpu: S, D, %sI, T, t, R told apart; I/O wait %s",
+		ss_diag("--offcpu: S, D, %sI, T, t, R told apart; I/O wait %s; "
+			"a span whose switch-in was not seen ends %s",
 			app->bpf.raw_sched ? "D killable, " : "",
 			st->iowait_known ? "from task_struct.in_iowait (BTF)"
-					 : "not known (counted as D)");
+					 : "not known (counted as D)",
+			ksum ? "at the thread's arrival (se.sum_exec_runtime)"
+			     : "at its next switch-out");
 	return 0;
 }
 

@@ -33,11 +33,16 @@
 #     the workload timed of that state and length (the 100 ms nanosleeps,
 #     vforks, SIGSTOPs and ptrace stops, and a move to CPU 0 that waited
 #     that long); and the rows as in 1.
-#  5. As 1 (CSV) with every 3rd switch-in of the workload unseen
-#     (SWITCHSTAT_TEST_MISS_ARRIVE=3, as a switch the kernel hid or
-#     skipped the program for): each span ends at the thread's next
-#     switch-out, at its arrival by the kernel's slice clock; without
-#     that it was lost (-10 to -25 % per reason).
+#  5. As 1 (CSV) with every 3rd switch-in (per CPU) of the workload
+#     unseen (SWITCHSTAT_TEST_MISS_ARRIVE=3, as a switch the kernel hid
+#     or skipped the program for): each span ends at the thread's next
+#     switch-out or at an interval edge it runs across, at its arrival by
+#     the kernel's clock (se.sum_exec_runtime since the span began).
+#     Never closed, spans were lost (-10 to -25 % per reason); closed
+#     only at the switch-out and at that time, the stint after the move
+#     of sched_setaffinity (SCHED_RR: no slice clock) went to D (+25 %,
+#     on+off +7 %), and a span open across an edge was charged as
+#     off-CPU by the host up to it (+9.6 %, 1 run in 3).
 #  3. -G, the workload in a cgroup of its own (its helpers too: they are
 #     its children): the cgroup's D killable and t are the workload's
 #     (no helper waits so), within 2 %, in CSV and in the exporter.

@@ -29,7 +29,8 @@
 #     line must say so and the first interval's stats line must say the
 #     switches were found late (not attached yet); the window opens once
 #     -v says "sched_exit_tp attached", and must then count every wait.
-#     Where the kernel hid no switch in 30 s, the case is skipped, said so.
+#     Where the kernel hid no switch in 30 s, the case is skipped, said so;
+#     so it is on a kernel without sched_exit_tp (-v of case 1).
 . "$(dirname "$0")/lib.sh"
 need_root
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
@@ -110,5 +111,10 @@ PY
 }
 
 SWITCHSTAT_TEST_EXIT_TP_NOW=1 window eager
-SWITCHSTAT_TEST_EXIT_TP_NOW=0 window lazy
+if grep -q "(no sched_exit_tp)" "$T/eager.err"; then
+	# older kernels (the VM matrix's): nothing to attach, lazily or not
+	info "lazy: this kernel has no sched_exit_tp: case 2 does not apply"
+else
+	SWITCHSTAT_TEST_EXIT_TP_NOW=0 window lazy
+fi
 pass "--hist runq counts every wait, unreported switch-ins too, sched_exit_tp attached at start and when the kernel first hid a switch"

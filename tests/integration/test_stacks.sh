@@ -272,8 +272,8 @@ check_folded r || fail "folded stacks wrong on the regular tracepoint path"
 
 info "3b. every 3rd switch-in unseen (SWITCHSTAT_TEST_MISS_ARRIVE=3)"
 # The span of a thread whose switch-in the probe did not see ends at its
-# next switch-out (at its arrival by the kernel's slice clock, where
-# known): without that, a third of the blocked time was lost (-30 %).
+# next switch-out, at its arrival (se.sum_exec_runtime since the span
+# began): without that, a third of the blocked time was lost (-30 %).
 export SWITCHSTAT_TEST_MISS_ARRIVE=3
 run m -f
 check_folded m || fail "an unseen switch-in lost its span (raw path)"
