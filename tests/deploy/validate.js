@@ -42,8 +42,10 @@ function checkDaemonSet(where, ds) {
   const cm = (c.volumeMounts || []).find(
     (m) => m.mountPath === '/var/cache/switchstat');
   const cv = cm && (pod.volumes || []).find((v) => v.name === cm.name);
-  if (cm && (!cv || !cv.hostPath || cm.readOnly)) {
-    bad(where, '/var/cache/switchstat must be a writable hostPath volume');
+  if (cm && (!cv || !cv.hostPath || cm.readOnly ||
+      !['Directory', 'DirectoryOrCreate'].includes(cv.hostPath.type))) {
+    bad(where, '/var/cache/switchstat must be a writable hostPath ' +
+      'directory (type Directory or DirectoryOrCreate)');
   }
   const sc = c.securityContext || {};
   const caps = (sc.capabilities && sc.capabilities.add) || [];

@@ -40,4 +40,6 @@ broken probe '/livenessProbe:/,/path:/s|path: /metrics|path: /healthz|' daemonse
 broken port 's/containerPort: 9479/containerPort: 9480/' daemonset.yaml
 # the BPF cache on an emptyDir (mode 0777: the cache refuses it)
 broken cache '/^        - name: bpf-cache$/,${s/hostPath:/emptyDir: {}/;/path: \/var\/cache\/switchstat/d;/type: DirectoryOrCreate/d}' daemonset.yaml
+# ... or on a hostPath that is not a directory
+broken cachetype 's/type: DirectoryOrCreate/type: FileOrCreate/' daemonset.yaml
 pass "deploy/kubernetes validates against the schemas"
