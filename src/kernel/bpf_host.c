@@ -377,11 +377,17 @@ static int load_done(struct ss_bpf *b, const char *fn, int fd, int e, char *err,
 	if (fd < 0) {
 		b->cache_rejected = b->cached != NULL;
 		snprintf(err, errlen,
-			 "BPF program %s rejected by the kernel: %s%s", fn,
+			 "BPF program %s rejected by the kernel: %s%s%s", fn,
 			 strerror(e),
 			 b->verifier_log && b->verifier_log[0]
 				 ? " (verifier log above)"
-				 : "");
+				 : "",
+			 /* the verifier's limit of 1M instructions walked */
+			 e == E2BIG ? "; the options together make it too "
+				      "complex for the verifier: use fewer of "
+				      "--blame, --stacks, --wakers, -L and the "
+				      "--hist kinds"
+				    : "");
 		return -1;
 	}
 	b->prog_fd[b->nprogs] = fd;
