@@ -238,7 +238,8 @@ ss_off_end(struct ss_cpu *cpu, struct ss_off_task *t, __u32 tid, __u64 now)
 
 /*
  * ss_off_close_unseen - at the switch-out at @now of thread @tid (the
- * current task, @t its state), its span that is still open: the kernel
+ * current task, @t its state), or at an interval edge while it runs
+ * (ss_off_running), its span that is still open: the kernel
  * did not run our sched_switch program for the switch that brought it
  * back (it hides some tasks' switches; on the regular path it skips the
  * program while a BPF program or a bpf() map syscall is active on the
