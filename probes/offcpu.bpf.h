@@ -258,7 +258,7 @@ static __always_inline void ss_off_close_unseen(struct ss_cpu *cpu,
 {
 	__u64 since = t->since, end = now;
 
-	if (!since || t->dead)
+	if (!since) /* closed, or the thread's last switch (dead) */
 		return;
 #if SS_OFF_KSUM
 	__u64 sum = ss_off_ksum(), ran;

@@ -29,6 +29,7 @@
 #include "vmlinux_btf.h"
 #include "feat_offcpu.h"
 #include "map_drain.h"
+#include "parse.h"
 #include "probes/offcpu_shared.h"
 
 struct offcpu_state {
@@ -65,14 +66,11 @@ static void iowait_configure(struct ss_app *app, struct offcpu_state *st)
 static int test_miss_arrive(struct ss_app *app)
 {
 	const char *env = getenv("SWITCHSTAT_TEST_MISS_ARRIVE");
-	char *end;
-	long n;
+	uint64_t n;
 
 	if (!env)
 		return 0;
-	errno = 0;
-	n = strtol(env, &end, 10);
-	if (errno || end == env || *end || n < 2 || n > 1000) {
+	if (ss_parse_u64(env, 2, 1000, &n)) {
 		ss_diag("SWITCHSTAT_TEST_MISS_ARRIVE: want 2-1000, got '%s'",
 			env);
 		return 1;
@@ -92,12 +90,10 @@ static int test_miss_arrive(struct ss_app *app)
 static bool ksum_configure(struct ss_app *app)
 {
 	const struct btf *btf = ss_vmlinux_btf();
-	unsigned int se, sum, sz;
+	unsigned int off;
 
-	return btf && !ss_btf_member(btf, "task_struct", "se", &se, &sz) &&
-	       !ss_btf_member(btf, "sched_entity", "sum_exec_runtime", &sum,
-			      &sz) &&
-	       sz == 8 && !ss_app_define(app, "SS_OFF_KSUM", se + sum);
+	return btf && !ss_btf_task_se_u64(btf, "sum_exec_runtime", &off) &&
+	       !ss_app_define(app, "SS_OFF_KSUM", off);
 }
 
 static int offcpu_configure(struct ss_app *app, void *vst)

@@ -165,23 +165,11 @@ static int raw_offsets(struct ss_task_offsets *o, unsigned int *comm,
 	 * ss_current_kslice): policy, se.sum_exec_runtime,
 	 * se.prev_sum_exec_runtime; all 0 when one is missing
 	 */
-	{
-		unsigned int se, sz[3];
-
-		if (ss_btf_member(btf, "task_struct", "policy", &kclock[0],
-				  &sz[0]) ||
-		    ss_btf_member(btf, "task_struct", "se", &se, &size) ||
-		    ss_btf_member(btf, "sched_entity", "sum_exec_runtime",
-				  &kclock[1], &sz[1]) ||
-		    ss_btf_member(btf, "sched_entity", "prev_sum_exec_runtime",
-				  &kclock[2], &sz[2]) ||
-		    sz[0] != 4 || sz[1] != 8 || sz[2] != 8) {
-			kclock[0] = kclock[1] = kclock[2] = 0;
-		} else {
-			kclock[1] += se;
-			kclock[2] += se;
-		}
-	}
+	if (ss_btf_member(btf, "task_struct", "policy", &kclock[0], &size) ||
+	    size != 4 ||
+	    ss_btf_task_se_u64(btf, "sum_exec_runtime", &kclock[1]) ||
+	    ss_btf_task_se_u64(btf, "prev_sum_exec_runtime", &kclock[2]))
+		kclock[0] = kclock[1] = kclock[2] = 0;
 	ret = 0;
 out:
 	return ret;

@@ -102,6 +102,22 @@ int ss_btf_member(const struct btf *btf, const char *strct, const char *member,
 	return 0;
 }
 
+/* ss_btf_task_se_u64 - see btf_offsets.h */
+int ss_btf_task_se_u64(const struct btf *btf, const char *member,
+		       unsigned int *off)
+{
+	unsigned int se, size;
+	int ret = ss_btf_member(btf, "task_struct", "se", &se, &size);
+
+	if (!ret)
+		ret = ss_btf_member(btf, "sched_entity", member, off, &size);
+	if (!ret && size != 8)
+		ret = -EINVAL;
+	if (!ret)
+		*off += se;
+	return ret;
+}
+
 /* One task_struct field: its offset into *off; its size must be @want. */
 static int field(const struct btf *btf, const char *name, unsigned int *off,
 		 unsigned int want)

@@ -29,6 +29,14 @@ int ss_btf_member(const struct btf *btf, const char *strct, const char *member,
 		  unsigned int *off, unsigned int *size);
 
 /*
+ * ss_btf_task_se_u64 - byte offset in task_struct of the 8-byte field
+ * se.@member (struct sched_entity: sum_exec_runtime, ...).  Returns 0 with
+ * *off set, -ENOENT (not in BTF) or -EINVAL (not 8 bytes).
+ */
+int ss_btf_task_se_u64(const struct btf *btf, const char *member,
+		       unsigned int *off);
+
+/*
  * ss_btf_bitfield - bit offset (from the struct's start) of the one-bit
  * bitfield @member of struct @strct.  Returns 0 with *bit_off set,
  * -ENOENT (no such struct or member) or -EINVAL (not a one-bit bitfield).

@@ -165,6 +165,35 @@ Test(btf_state, state_fields)
 	btf__free(b);
 }
 
+/*
+ * task_struct.se.<u64 member>: the offset of se plus the member's in
+ * struct sched_entity { long pad; long sum_exec_runtime; int small; }
+ * at byte 16 of task_struct.
+ */
+Test(btf_se, se_u64)
+{
+	struct btf *b = btf__new_empty();
+	unsigned int off = 0;
+	int i, l, se, t;
+
+	cr_assert_not_null(b);
+	i = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	l = btf__add_int(b, "long", 8, BTF_INT_SIGNED);
+	se = btf__add_struct(b, "sched_entity", 24);
+	cr_assert_eq(btf__add_field(b, "pad", l, 0, 0), 0);
+	cr_assert_eq(btf__add_field(b, "sum_exec_runtime", l, 64, 0), 0);
+	cr_assert_eq(btf__add_field(b, "small", i, 128, 0), 0);
+	t = btf__add_struct(b, "task_struct", 40);
+	cr_assert_gt(t, 0);
+	cr_assert_eq(btf__add_field(b, "pid", i, 0, 0), 0);
+	cr_assert_eq(btf__add_field(b, "se", se, 128, 0), 0);
+	cr_expect_eq(ss_btf_task_se_u64(b, "sum_exec_runtime", &off), 0);
+	cr_expect_eq(off, 24);
+	cr_expect_eq(ss_btf_task_se_u64(b, "small", &off), -EINVAL);
+	cr_expect_eq(ss_btf_task_se_u64(b, "nope", &off), -ENOENT);
+	btf__free(b);
+}
+
 /* The running kernel: pid and tgid, nvcsw and nivcsw are neighbours. */
 Test(btf_live, running_kernel)
 {
@@ -181,6 +210,16 @@ Test(btf_live, running_kernel)
 	n = ss_btf_tp_nargs(v, "sched_switch");
 	cr_expect(n == 3 || n == 4, "sched_switch has %d arguments", n);
 	cr_expect_eq(ss_btf_tp_nargs(v, "sched_wakeup"), 1);
+	{
+		unsigned int sum, prev;
+
+		cr_expect_eq(ss_btf_task_se_u64(v, "sum_exec_runtime", &sum),
+			     0);
+		cr_expect_eq(
+			ss_btf_task_se_u64(v, "prev_sum_exec_runtime", &prev),
+			0);
+		cr_expect_eq(prev, sum + 8);
+	}
 	{
 		unsigned int off, size;
 		const char *name;
