@@ -14,14 +14,14 @@
 #   cold      the same, compiled at every start (SWITCHSTAT_BPF_CACHE=off):
 #             a first start's start-up and peak memory
 #   exittp    the same with its sched_exit_tp program attached
-#             (SWITCHSTAT_TEST_EXIT_TP=1: as features that need every
+#             (SWITCHSTAT_TEST=exit_tp: as features that need every
 #             slice's start have it), for what catching the switches the
 #             kernel does not report there costs
 #   window    default with its rows on the sched_switch window
-#             (SWITCHSTAT_TEST_WINDOW_CLOCK=1: bpf_ktime_get_ns at every
+#             (SWITCHSTAT_TEST=window_clock: bpf_ktime_get_ns at every
 #             switch, as before the kernel's task clock)
 #   nocache   default without the per-CPU row cache
-#             (SWITCHSTAT_TEST_NO_ROW_CACHE=1: a row-map lookup and
+#             (SWITCHSTAT_TEST=no_row_cache: a row-map lookup and
 #             atomic adds at every switch)
 #   before    default as it was before the row cache and the kernel's
 #             clock (sched_exit_tp attached, no row cache)
@@ -72,7 +72,7 @@
 #            them, per run of its sched_switch program (what a switch
 #            costs when a tracer has more than one program on the path)
 # sched_exit_tp, where a variant compiles it in (counters, blame, ...), is
-# attached at start-up (SWITCHSTAT_TEST_EXIT_TP_NOW=1): on a kernel that
+# attached at start-up (SWITCHSTAT_TEST=exit_tp_now): on a kernel that
 # hides switches, as this VM's, switchstat attaches it within the first
 # interval anyway, so that is its steady cost there; on one that hides
 # none it is never attached, and the variant costs the exittp row's
@@ -179,7 +179,7 @@ for v in $VARIANTS; do
 done
 
 W=$(mktemp -d /tmp/ss-bench.XXXXXX)
-export SWITCHSTAT_TEST_EXIT_TP_NOW=1
+export SWITCHSTAT_TEST=exit_tp_now
 STATS_WAS=$(sysctl -n kernel.bpf_stats_enabled)
 TRACER=""
 READER=""
@@ -232,10 +232,10 @@ launch() {
 	case $1 in
 	default) exec "$SS" -i 1000 >"$W/fifo" 2>"$W/err" & ;;
 	cold) SWITCHSTAT_BPF_CACHE=off exec "$SS" -i 1000 >"$W/fifo" 2>"$W/err" & ;;
-	exittp) SWITCHSTAT_TEST_EXIT_TP=1 exec "$SS" -i 1000 >"$W/fifo" 2>"$W/err" & ;;
-	window) SWITCHSTAT_TEST_WINDOW_CLOCK=1 exec "$SS" -i 1000 >"$W/fifo" 2>"$W/err" & ;;
-	nocache) SWITCHSTAT_TEST_NO_ROW_CACHE=1 exec "$SS" -i 1000 >"$W/fifo" 2>"$W/err" & ;;
-	before) SWITCHSTAT_TEST_EXIT_TP=1 SWITCHSTAT_TEST_NO_ROW_CACHE=1 SWITCHSTAT_TEST_NO_KCLOCK=1 \
+	exittp) SWITCHSTAT_TEST=exit_tp exec "$SS" -i 1000 >"$W/fifo" 2>"$W/err" & ;;
+	window) SWITCHSTAT_TEST=exit_tp_now,window_clock exec "$SS" -i 1000 >"$W/fifo" 2>"$W/err" & ;;
+	nocache) SWITCHSTAT_TEST=exit_tp_now,no_row_cache exec "$SS" -i 1000 >"$W/fifo" 2>"$W/err" & ;;
+	before) SWITCHSTAT_TEST=exit_tp,no_row_cache,no_kclock \
 		exec "$SS" -i 1000 >"$W/fifo" 2>"$W/err" & ;;
 	blame) exec "$SS" -i 1000 --blame >"$W/fifo" 2>"$W/err" & ;;
 	offcpu) exec "$SS" -i 1000 --offcpu >"$W/fifo" 2>"$W/err" & ;;

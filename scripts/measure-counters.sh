@@ -10,7 +10,7 @@
 #   each is printed, and each counter's cost as (N counters - 0) / N.
 #   Software events are read with bpf_perf_event_read; the "with times" rows
 #   force the read hardware events use (bpf_perf_event_read_value) through
-#   SWITCHSTAT_COUNTER_TIMES=1.  bpf_stats times are wall time inside the
+#   SWITCHSTAT_TEST=counter_times.  bpf_stats times are wall time inside the
 #   program: on a busy machine they include cache misses, so compare rows
 #   of one run, not runs on different days.
 set -eu
@@ -102,8 +102,8 @@ for r in $(seq 1 "$ROUNDS"); do
 	R[c1]+=" $(run_ss -e cpu-clock)"
 	R[c3]+=" $(run_ss -e cpu-clock,page-faults,context-switches)"
 	# the PMU-event read (bpf_perf_event_read_value with times), forced
-	R[t1]+=" $(SWITCHSTAT_COUNTER_TIMES=1 run_ss -e cpu-clock)"
-	R[t3]+=" $(SWITCHSTAT_COUNTER_TIMES=1 run_ss -e cpu-clock,page-faults,context-switches)"
+	R[t1]+=" $(SWITCHSTAT_TEST=counter_times run_ss -e cpu-clock)"
+	R[t3]+=" $(SWITCHSTAT_TEST=counter_times run_ss -e cpu-clock,page-faults,context-switches)"
 	echo "round $r: empty ${R[empty]##* } 0: ${R[c0]##* }" \
 		"1: ${R[c1]##* } 3: ${R[c3]##* } 1t: ${R[t1]##* }" \
 		"3t: ${R[t3]##* } (load $(cut -d' ' -f1 /proc/loadavg))" >&2

@@ -27,6 +27,7 @@
 #include "hostns.h"
 #include "procfs.h"
 #include "target.h"
+#include "testseam.h"
 #include "vmlinux_btf.h"
 
 extern const char switchstat_bpf_text[];
@@ -222,6 +223,10 @@ int main(int argc, char **argv)
 		return 0;
 	if (ret != SS_PARSE_OK)
 		return 2;
+	if (ss_seams_load(err, sizeof(err))) {
+		ss_diag("%s", err);
+		return 2;
+	}
 	if (app.o.list_events) /* no privileges needed: nothing is opened */
 		return ss_events_list(stdout) ? 1 : 0;
 	/* pids mean nothing outside the host's pid namespace: before -p */

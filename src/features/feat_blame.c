@@ -20,6 +20,7 @@
 #include "feat_blame.h"
 #include "map_drain.h"
 #include "output.h"
+#include "testseam.h"
 #include "tp_btf.h"
 
 #define BLAME_RING 32 /* slices kept per CPU (power of two) */
@@ -48,7 +49,6 @@ static int blame_configure(struct ss_app *app, void *st)
 	struct blame_state *bs = st;
 	const struct ss_opts *o = &app->o;
 	int by = o->per_cgroup ? 2 : o->per_thread ? 1 : 0, ok = 0;
-	const char *env;
 
 	if (!o->blame)
 		return 0;
@@ -78,8 +78,8 @@ static int blame_configure(struct ss_app *app, void *st)
 	 * Its map needs BTF: the module is compiled with debug info.  Else a
 	 * hash by tid, whose entries sched_process_exit drops.
 	 */
-	env = getenv("SWITCHSTAT_TEST_NO_TASK_STORAGE");
-	bs->task_storage = app->bpf.tp_btf && !(env && !strcmp(env, "1")) &&
+	bs->task_storage = app->bpf.tp_btf &&
+			   !ss_seam(SS_SEAM_NO_TASK_STORAGE) &&
 			   ss_tp_btf_task_storage("sched_wakeup");
 	if (app->o.verbose)
 		fprintf(stderr, "switchstat: --blame waits: %s\n",

@@ -13,6 +13,7 @@
 #include "collect.h"
 #include "feat_core.h"
 #include "procfs.h"
+#include "testseam.h"
 #include "probes/shared.h"
 
 struct core_state {
@@ -34,7 +35,6 @@ static uint32_t default_map_entries(void)
 
 static int core_configure(struct ss_app *app, void *st)
 {
-	const char *hook = getenv("SWITCHSTAT_TEST_VERIFIER_FAIL");
 	int ok = 0;
 
 	app->map_entries =
@@ -47,8 +47,8 @@ static int core_configure(struct ss_app *app, void *st)
 	ok |= ss_app_define(app, "SS_FILTER_TID", app->o.tid != 0);
 	ok |= ss_app_define(app, "SS_FILTER_LIST",
 			    app->o.npids > 1 || app->o.ntids > 1);
-	/* test hook for the verifier-rejection test (tests/integration) */
-	if (hook && !strcmp(hook, "1"))
+	/* test seam for the verifier-rejection tests (tests/integration) */
+	if (ss_seam(SS_SEAM_VERIFIER_FAIL))
 		ok |= ss_app_define(app, "SS_TEST_VERIFIER_FAIL", 1);
 	if (ok) {
 		ss_diag("too many BPF cflags");

@@ -29,6 +29,7 @@
 #include "feat_counters.h"
 #include "event_encode.h"
 #include "perf_open.h"
+#include "testseam.h"
 
 struct ctr_state {
 	struct ss_event ev[SS_MAX_EVENTS];
@@ -65,16 +66,15 @@ static void read_online(bool *online, int ncpus)
 }
 
 /*
- * SWITCHSTAT_TEST_CTR_OFF=I in the environment (tests only): open counter I
- * disabled, so it never runs (time_enabled and time_running stay 0), as a
- * multiplexed event that is never scheduled on the PMU; lets the tests see
- * "not counted" through the probes on machines without a PMU.
+ * The test seam ctr_off=I (testseam.h): open counter I disabled, so it
+ * never runs (time_enabled and time_running stay 0), as a multiplexed
+ * event that is never scheduled on the PMU; lets the tests see "not
+ * counted" through the probes on machines without a PMU.
  */
 static bool test_off(int i)
 {
-	const char *e = getenv("SWITCHSTAT_TEST_CTR_OFF");
-
-	return e && e[0] == '0' + i && !e[1];
+	return ss_seam(SS_SEAM_CTR_OFF) &&
+	       ss_seam_value(SS_SEAM_CTR_OFF) == (uint64_t)i;
 }
 
 /*
@@ -248,12 +248,10 @@ out:
 	return ret;
 }
 
-/* SWITCHSTAT_COUNTER_TIMES=1 in the environment (tests only) */
+/* the test seam counter_times (testseam.h) */
 static bool times_for_all(void)
 {
-	const char *e = getenv("SWITCHSTAT_COUNTER_TIMES");
-
-	return e && !strcmp(e, "1");
+	return ss_seam(SS_SEAM_COUNTER_TIMES);
 }
 
 /*
@@ -281,6 +279,14 @@ static int ctr_configure(struct ss_app *app, void *st)
 		ret = open_counters(app, ctr);
 	if (ret)
 		return ret;
+	if (ss_seam(SS_SEAM_CTR_OFF) &&
+	    ss_seam_value(SS_SEAM_CTR_OFF) >= (uint64_t)ctr->nr) {
+		ss_diag("%s=%s=%llu: there are %d counters", SS_SEAM_ENV,
+			ss_seam_name(SS_SEAM_CTR_OFF),
+			(unsigned long long)ss_seam_value(SS_SEAM_CTR_OFF),
+			ctr->nr);
+		return 1;
+	}
 	/* 0: the probe compiles no counter code at all */
 	if (ss_app_define(app, "SS_NR_COUNTERS", ctr->nr))
 		goto full;
@@ -290,7 +296,7 @@ static int ctr_configure(struct ss_app *app, void *st)
 		app->bpf.whole_slices = true; /* per-slice counter deltas */
 		/*
 		 * PMU events can be multiplexed: read them with their times.
-		 * SWITCHSTAT_COUNTER_TIMES=1 does so for every event, so the
+		 * The test seam counter_times does so for every event, so the
 		 * tests cover that path on machines without a PMU.
 		 */
 		for (int i = 0; i < ctr->nr; i++)

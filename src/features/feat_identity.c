@@ -5,7 +5,7 @@
  * running kernel's BTF (never from headers, which may be another
  * kernel's), and whether the cgroup is part of the row key (-G).
  * Without BTF the rows still work, with the limits identity.bpf.h states;
- * -v says which.  SWITCHSTAT_TEST_NO_BTF=1 forces that path (tests).
+ * -v says which.  The test seam no_btf forces that path (testseam.h).
  */
 #include "feat_identity.h"
 
@@ -18,6 +18,7 @@
 #include <bpf/libbpf.h>
 
 #include "btf_offsets.h"
+#include "testseam.h"
 #include "vmlinux_btf.h"
 
 struct member {
@@ -77,10 +78,9 @@ static int identity_configure(struct ss_app *app, void *st)
 
 	(void)st;
 	ss_app_define(app, "SS_PER_CGROUP", app->o.per_cgroup);
-	/* test hook: the no-BTF fallback on a kernel that has BTF */
-	if (getenv("SWITCHSTAT_TEST_NO_BTF") &&
-	    !strcmp(getenv("SWITCHSTAT_TEST_NO_BTF"), "1")) {
-		snprintf(why, sizeof(why), "BTF not used (test hook)");
+	/* test seam: the no-BTF fallback on a kernel that has BTF */
+	if (ss_seam(SS_SEAM_NO_BTF)) {
+		snprintf(why, sizeof(why), "BTF not used (test seam)");
 		btf = false;
 	} else {
 		vmlinux = ss_vmlinux_btf();
@@ -110,14 +110,10 @@ static int identity_configure(struct ss_app *app, void *st)
 				     BPF_FUNC_get_current_task_btf, NULL) == 1);
 	/*
 	 * the per-CPU row cache (probes/common.bpf.h): 16 entries a CPU;
-	 * SWITCHSTAT_TEST_NO_ROW_CACHE=1 leaves it out (tests, the bench)
+	 * the test seam no_row_cache leaves it out (tests, the bench)
 	 */
-	{
-		const char *env = getenv("SWITCHSTAT_TEST_NO_ROW_CACHE");
-
-		if (btf && !(env && !strcmp(env, "1")))
-			ss_app_define(app, "SS_ROW_CACHE_BITS", 4);
-	}
+	if (btf && !ss_seam(SS_SEAM_NO_ROW_CACHE))
+		ss_app_define(app, "SS_ROW_CACHE_BITS", 4);
 	if (app->o.verbose)
 		fprintf(stderr,
 			btf ? "switchstat: rows keyed by process start time, "

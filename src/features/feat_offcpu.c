@@ -29,7 +29,7 @@
 #include "vmlinux_btf.h"
 #include "feat_offcpu.h"
 #include "map_drain.h"
-#include "parse.h"
+#include "testseam.h"
 #include "probes/offcpu_shared.h"
 
 struct offcpu_state {
@@ -58,24 +58,17 @@ static void iowait_configure(struct ss_app *app, struct offcpu_state *st)
 }
 
 /*
- * Tests: SWITCHSTAT_TEST_MISS_ARRIVE=N (2-1000) makes the probe ignore
+ * The test seam miss_arrive=N (2-1000) makes the probe ignore
  * every Nth switch-in of a thread with an open span, as if the kernel had
  * not run the program for it (offcpu.bpf.h).  Returns 0, or 1 after a
  * message.
  */
 static int test_miss_arrive(struct ss_app *app)
 {
-	const char *env = getenv("SWITCHSTAT_TEST_MISS_ARRIVE");
-	uint64_t n;
-
-	if (!env)
+	if (!ss_seam(SS_SEAM_MISS_ARRIVE))
 		return 0;
-	if (ss_parse_u64(env, 2, 1000, &n)) {
-		ss_diag("SWITCHSTAT_TEST_MISS_ARRIVE: want 2-1000, got '%s'",
-			env);
-		return 1;
-	}
-	if (ss_app_define(app, "SS_TEST_MISS_ARRIVE", n)) {
+	if (ss_app_define(app, "SS_TEST_MISS_ARRIVE",
+			  ss_seam_value(SS_SEAM_MISS_ARRIVE))) {
 		ss_diag("too many BPF cflags");
 		return 1;
 	}

@@ -23,10 +23,9 @@
  * fields libbcc lays out from the format files.  The kernel skips regular
  * tracepoint programs while another BPF program or a bpf() map syscall
  * runs on the CPU (those slices are counted as missed), never raw ones.
- * SWITCHSTAT_TEST_NO_RAW=1 forces the regular path (tests);
- * SWITCHSTAT_TEST_RAW_STATE_FROM_TASK=1 takes prev_state from prev on a
- * 4-argument kernel too, as on a 3-argument one (tests of that path on a
- * newer host).
+ * The test seam no_raw forces the regular path (testseam.h);
+ * raw_state_from_task takes prev_state from prev on a 4-argument kernel
+ * too, as on a 3-argument one (tests of that path on a newer host).
  *
  * The kernel does not run sched_switch programs for every switch: it
  * hides some tasks from tracing (on the machines this was built on, a
@@ -42,10 +41,10 @@
  * leaving after an unreported switch-in is charged its sum_exec_runtime
  * since it was picked (SS_KCLOCK, switch.bpf.c).  Even then it is attached
  * only once the kernel is seen hiding a switch (path_exit_interval): a
- * kernel that hides none never runs it.  SWITCHSTAT_TEST_NO_EXIT_TP=1
- * never attaches it, SWITCHSTAT_TEST_EXIT_TP=1 always does, at start-up
- * (where the kernel has it), SWITCHSTAT_TEST_NO_KCLOCK=1 leaves the kernel's clock
- * out (tests, scripts/bench-overhead.sh).
+ * kernel that hides none never runs it.  The test seams (testseam.h):
+ * no_exit_tp never attaches it, exit_tp always does, at start-up (where
+ * the kernel has it), no_kclock leaves the kernel's clock out (tests,
+ * scripts/bench-overhead.sh).
  */
 #include "feat_path.h"
 
@@ -58,6 +57,7 @@
 #include <bpf/btf.h>
 
 #include "btf_offsets.h"
+#include "testseam.h"
 #include "tp_btf.h"
 #include "vmlinux_btf.h"
 
@@ -85,7 +85,6 @@ static int raw_offsets(struct ss_task_offsets *o, unsigned int *comm,
 					       "sched_process_exit",
 					       "sched_migrate_task" };
 	const struct btf *btf = ss_vmlinux_btf();
-	const char *env;
 	unsigned int size;
 	int ret = -1, n;
 
@@ -95,8 +94,7 @@ static int raw_offsets(struct ss_task_offsets *o, unsigned int *comm,
 	}
 	*exit_tp = ss_btf_tp_nargs(btf, "sched_exit_tp") >= 1;
 	n = ss_btf_tp_nargs(btf, "sched_switch");
-	env = getenv("SWITCHSTAT_TEST_RAW_STATE_FROM_TASK");
-	if (n == 4 && env && !strcmp(env, "1")) {
+	if (n == 4 && ss_seam(SS_SEAM_RAW_STATE_FROM_TASK)) {
 		n = 3; /* test: as if it were 3 (prev_state from prev) */
 		st->forced = true;
 	}
@@ -215,7 +213,6 @@ static int kexcl_configure(struct ss_app *app)
 /* Choose the path; on the raw one, hand the offsets to the probes. */
 static int path_configure(struct ss_app *app, void *st)
 {
-	const char *env = getenv("SWITCHSTAT_TEST_NO_RAW");
 	struct ss_task_offsets o;
 	unsigned int comm, cpu, exit_state, kclock[3] = { 0 };
 	struct raw_state rs = { 0 };
@@ -223,8 +220,9 @@ static int path_configure(struct ss_app *app, void *st)
 	char why[256];
 
 	app->bpf.raw_sched = false;
-	if (env && !strcmp(env, "1"))
-		snprintf(why, sizeof(why), "SWITCHSTAT_TEST_NO_RAW=1");
+	if (ss_seam(SS_SEAM_NO_RAW))
+		snprintf(why, sizeof(why), "%s=%s", SS_SEAM_ENV,
+			 ss_seam_name(SS_SEAM_NO_RAW));
 	else if (!raw_offsets(&o, &comm, &cpu, &exit_state, &rs, &exit_tp,
 			      kclock, why, sizeof(why)))
 		app->bpf.raw_sched = true;
@@ -248,7 +246,7 @@ static int path_configure(struct ss_app *app, void *st)
 			"switchstat: raw sched_switch %s: prev_state read "
 			"from task_struct.%s (%u bytes at offset %u)\n",
 			rs.forced ? "taken as having 3 arguments "
-				    "(SWITCHSTAT_TEST_RAW_STATE_FROM_TASK=1)"
+				    "(SWITCHSTAT_TEST=raw_state_from_task)"
 				  : "has 3 arguments (Linux 5.5-5.17)",
 			rs.name, rs.size, rs.off);
 	else if (app->o.verbose)
@@ -275,10 +273,8 @@ static int path_configure(struct ss_app *app, void *st)
 		fprintf(stderr,
 			"switchstat: sched_switch as a %s raw tracepoint\n",
 			app->bpf.tp_btf ? "BTF (tp_btf)" : "plain");
-	env = getenv("SWITCHSTAT_TEST_NO_EXIT_TP");
-	app->bpf.exit_tp_avail = exit_tp && !(env && !strcmp(env, "1"));
-	env = getenv("SWITCHSTAT_TEST_NO_KCLOCK");
-	app->bpf.kclock = kclock[1] && !(env && !strcmp(env, "1"));
+	app->bpf.exit_tp_avail = exit_tp && !ss_seam(SS_SEAM_NO_EXIT_TP);
+	app->bpf.kclock = kclock[1] && !ss_seam(SS_SEAM_NO_KCLOCK);
 	if (app->bpf.kclock &&
 	    (ss_app_define(app, "SS_KCLOCK", 1) ||
 	     ss_app_define(app, "SS_TASK_POLICY", kclock[0]) ||
@@ -290,12 +286,11 @@ static int path_configure(struct ss_app *app, void *st)
 	/*
 	 * Rows' on-CPU time on the kernel's clock (se.sum_exec_runtime, read
 	 * in place from the typed arguments: no clock read at a switch
-	 * between two tasks); SWITCHSTAT_TEST_WINDOW_CLOCK=1 keeps it on
-	 * the sched_switch window (tests, scripts/bench-overhead.sh)
+	 * between two tasks); the test seam window_clock keeps it on the
+	 * sched_switch window (tests, scripts/bench-overhead.sh)
 	 */
-	env = getenv("SWITCHSTAT_TEST_WINDOW_CLOCK");
 	app->bpf.task_clock = app->bpf.kclock && app->bpf.tp_btf &&
-			      !(env && !strcmp(env, "1"));
+			      !ss_seam(SS_SEAM_WINDOW_CLOCK);
 	if (app->o.verbose)
 		fprintf(stderr, "switchstat: on-CPU time: %s\n",
 			app->bpf.task_clock
@@ -367,15 +362,13 @@ static int path_configure(struct ss_app *app, void *st)
  * attached once the kernel is seen hiding a switch (path_exit_interval):
  * a kernel that hides none (any but a tracer-hiding one) never pays for a
  * second program at every __schedule.  At once with --trace (no interval
- * loop), with SWITCHSTAT_TEST_EXIT_TP=1 (compiled and attached in any
- * mode: the bench) and with SWITCHSTAT_TEST_EXIT_TP_NOW=1 (where compiled:
- * the tests' default, tests/integration/lib.sh).
+ * loop), with the test seam exit_tp (compiled and attached in any mode:
+ * the bench) and with exit_tp_now (where compiled: the tests that need
+ * whole slices from the first interval on).
  */
 static int path_exit_configure(struct ss_app *app, void *st)
 {
-	const char *env = getenv("SWITCHSTAT_TEST_EXIT_TP");
-	const char *now = getenv("SWITCHSTAT_TEST_EXIT_TP_NOW");
-	bool forced = env && !strcmp(env, "1");
+	bool forced = ss_seam(SS_SEAM_EXIT_TP);
 
 	(void)st;
 	app->bpf.exit_tp_prog =
@@ -383,7 +376,7 @@ static int path_exit_configure(struct ss_app *app, void *st)
 		(app->bpf.whole_slices || !app->bpf.kclock || forced);
 	app->bpf.exit_tp_now =
 		app->bpf.exit_tp_prog &&
-		(forced || app->o.trace || (now && !strcmp(now, "1")));
+		(forced || app->o.trace || ss_seam(SS_SEAM_EXIT_TP_NOW));
 	if (app->bpf.raw_sched &&
 	    ss_app_define(app, "SS_EXIT_TP", app->bpf.exit_tp_prog)) {
 		fprintf(stderr, "switchstat: too many BPF cflags\n");

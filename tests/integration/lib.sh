@@ -12,13 +12,14 @@ T=$(mktemp -d /tmp/ss-test.XXXXXX)
 # what a test keeps for a person to look at (screenshots), after it ends
 ARTIFACTS=${SS_ARTIFACTS:-/tmp/switchstat-artifacts}
 BG_PIDS=()
+# the test seams (src/base/testseam.h, tests/README.md): exit_tp_now,
 # sched_exit_tp, where a feature compiles it in, attached at start-up
 # instead of at the end of the first interval in which the kernel hid a
 # switch (src/features/feat_path.c): so the tests' windows have whole
 # slices from the first interval on, on this VM, whose kernel hides a few
 # switches a second.  test_runq_unreported's second case runs the lazy
-# attach users get (=0).
-export SWITCHSTAT_TEST_EXIT_TP_NOW=${SWITCHSTAT_TEST_EXIT_TP_NOW-1}
+# attach users get (SWITCHSTAT_TEST empty).
+export SWITCHSTAT_TEST=${SWITCHSTAT_TEST-exit_tp_now}
 
 cleanup() {
 	for p in "${BG_PIDS[@]}"; do
@@ -321,7 +322,7 @@ cpu_steal_ns() {
 # plus one USER_HZ tick per CPU for the rounding of the two reads (0 where
 # the CPUs report no steal at all), printed.  A time on the sched_switch
 # window (bpf_ktime_get_ns: --trace slices, the tool's rows under
-# SWITCHSTAT_TEST_WINDOW_CLOCK=1) or of a perf time event (cpu-clock,
+# SWITCHSTAT_TEST=window_clock) or of a perf time event (cpu-clock,
 # task-clock) includes stolen time; the kernel's task clock
 # (se.sum_exec_runtime on rq_clock_task: schedstat, and the tool's rows
 # where -v says "on-CPU time: the kernel's clock") leaves it out under

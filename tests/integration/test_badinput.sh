@@ -90,5 +90,10 @@ expect2 "-i 0" "interval" -i 0
 expect2 "-d -1" "duration" -d -1
 expect2 "--map-entries 10" "map" --map-entries 10
 expect2 "stray argument" "unexpected|stray" stray
+# the test seams (tests/README.md): a typo or an old variable is refused,
+# so a test cannot silently run the default path
+SWITCHSTAT_TEST=no_rwa expect2 "unknown test seam" "unknown seam 'no_rwa'" -d 1
+SWITCHSTAT_TEST=miss_arrive=1 expect2 "seam value" "miss_arrive' takes a number 2-1000" -d 1
+SWITCHSTAT_TEST_NO_RAW=1 expect2 "old seam variable" "SWITCHSTAT_TEST_NO_RAW is not read" -d 1
 
 pass "bad input: exit 2 with one clear line"

@@ -17,7 +17,7 @@
 #     switched in by a switch the kernel does not report keeps waiting
 #     until its next reported switch-in, so the sums are only reported.
 #  1a. Case 1 again with the waits in the hash by tid
-#     (SWITCHSTAT_TEST_NO_TASK_STORAGE=1, the fallback of kernels without
+#     (SWITCHSTAT_TEST=no_task_storage, the fallback of kernels without
 #     task storage for tracing programs): the same 2 % bound.
 #  1b. A SCHED_OTHER victim beside the same hogs: it preempts at once, so
 #     its waits are tens of us, where the two clocks' different end points
@@ -145,9 +145,9 @@ check_within "pinned: nice-0 hog's part of the hogs' blame vs its CPU share (ppm
 # 1a. the same waits kept in a hash by tid, the path of kernels without
 # task storage in tracing programs or without tp_btf (where every wait is
 # in task local storage: -v says which)
-SWITCHSTAT_TEST_NO_TASK_STORAGE=1 measure hashed "$VICTIM" "$H0" "$H5" -- -p "$VICTIM" -v
+SWITCHSTAT_TEST=exit_tp_now,no_task_storage measure hashed "$VICTIM" "$H0" "$H5" -- -p "$VICTIM" -v
 grep -q "waits: hash by thread id" "$T/hashed.err" ||
-	fail "SWITCHSTAT_TEST_NO_TASK_STORAGE=1: waits not in the hash"
+	fail "SWITCHSTAT_TEST=no_task_storage: waits not in the hash"
 check_within "pinned, waits by tid: victim's blamed delay vs run_delay" \
 	"$(blame_sum "$T/hashed.out" victim_pid "$VICTIM")" "$((RD1 - RD0))" 2
 kill -KILL "$VICTIM" "$H0" "$H5"

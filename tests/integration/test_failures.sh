@@ -79,7 +79,7 @@ fi
 
 # a rejected program ends the run with exit 1 and the verifier's log
 rc=0
-SWITCHSTAT_TEST_VERIFIER_FAIL=1 "$SWITCHSTAT" -d 1 >"$T/vf.out" 2>"$T/vf.err" || rc=$?
+SWITCHSTAT_TEST=verifier_fail "$SWITCHSTAT" -d 1 >"$T/vf.out" 2>"$T/vf.err" || rc=$?
 [ "$rc" -eq 1 ] || fail "verifier rejection: exit $rc, want 1"
 grep -q "processed .* insns" "$T/vf.err" || fail "verifier rejection: no verifier log"
 grep -q "rejected by the kernel" "$T/vf.err" || fail "verifier rejection: no clear message"

@@ -9,7 +9,7 @@
 #
 # Two instances trace the same frozen window at once: the default one
 # (rows on the kernel's task clock, where the raw tracepoint is typed) and
-# one with SWITCHSTAT_TEST_WINDOW_CLOCK=1 (rows on the sched_switch window,
+# one with SWITCHSTAT_TEST=window_clock (rows on the sched_switch window,
 # the recovered part from the kernel's clock, at most the unowned span).
 # Workload: 3 spinning threads and a pipe ping-pong on 2 CPUs, so tasks are
 # preempted and picked often.  Asserts:
@@ -44,13 +44,13 @@ freeze "$S" "$PP" "$PC"
 
 launch kc --csv -n 0 -i 1000 --no-counters -v --check
 K=$LAUNCHED
-SWITCHSTAT_TEST_WINDOW_CLOCK=1 launch win --csv -n 0 -i 1000 --no-counters -v --check
+SWITCHSTAT_TEST=exit_tp_now,window_clock launch win --csv -n 0 -i 1000 --no-counters -v --check
 W=$LAUNCHED
 await kc "$K"
 await win "$W"
 for i in kc win; do
 	grep -q "caught at sched_exit_tp" "$T/$i.err" &&
-		skip "sched_exit_tp attached in the default mode (SWITCHSTAT_TEST_EXIT_TP?)"
+		skip "sched_exit_tp attached in the default mode (SWITCHSTAT_TEST=exit_tp?)"
 	grep -q "from the task's sum_exec_runtime" "$T/$i.err" ||
 		skip "no raw path or no kernel clock offsets here: $(grep 'unreported switches' "$T/$i.err")"
 done

@@ -4,7 +4,7 @@
 # code to the probes (grouping -L/-G, histogram kinds per CPU or -P,
 # -M, software perf events, --blame, --trace, the -p/-t/--cgroup filters)
 # must load and attach on each sched_switch path: the raw tracepoint (the
-# default where BTF allows), the regular tracepoint (SWITCHSTAT_TEST_NO_RAW=1)
+# default where BTF allows), the regular tracepoint (SWITCHSTAT_TEST=no_raw)
 # and the no-BTF identity fallback.  The verifier rejects a program whose
 # branches multiply past its complexity limit (E2BIG at 1M processed
 # instructions), so a feature that adds branches to the shared hot path
@@ -76,7 +76,7 @@ else
 	info "no cgroup v2 path for the sleeper: --cgroup combinations skipped"
 fi
 # the sched_switch paths, as environment settings
-PATHS=("" "SWITCHSTAT_TEST_NO_RAW=1" "SWITCHSTAT_TEST_NO_BTF=1")
+PATHS=("" "SWITCHSTAT_TEST=exit_tp_now,no_raw" "SWITCHSTAT_TEST=exit_tp_now,no_btf")
 
 # run N ENV OPTS: one start, output in $T/N.out and $T/N.err
 run() {

@@ -34,7 +34,7 @@
 #     vforks, SIGSTOPs and ptrace stops, and a move to CPU 0 that waited
 #     that long); and the rows as in 1.
 #  5. As 1 (CSV) with every 3rd switch-in (per CPU) of the workload
-#     unseen (SWITCHSTAT_TEST_MISS_ARRIVE=3, as a switch the kernel hid
+#     unseen (SWITCHSTAT_TEST=miss_arrive=3, as a switch the kernel hid
 #     or skipped the program for): each span ends at the thread's next
 #     switch-out or at an interval edge it runs across, at its arrival by
 #     the kernel's clock (se.sum_exec_runtime since the span began).
@@ -191,8 +191,8 @@ print("  spans of 65-131 ms per state histogram: %s (want %s)" % (n, want))
 sys.exit(0 if all(n.get(k, 0) == v for k, v in want.items()) else 1)
 PY
 
-info "5. -p, CSV, every 3rd switch-in unseen (SWITCHSTAT_TEST_MISS_ARRIVE=3)"
-SWITCHSTAT_TEST_MISS_ARRIVE=3 run m --csv -p @PID
+info "5. -p, CSV, every 3rd switch-in unseen (SWITCHSTAT_TEST=miss_arrive=3)"
+SWITCHSTAT_TEST=exit_tp_now,miss_arrive=3 run m --csv -p @PID
 compare m csv || fail "--offcpu: spans of unseen switch-ins lost or mischarged"
 
 info "3. -G, the workload in its own cgroup, CSV and the exporter"

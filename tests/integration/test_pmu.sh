@@ -9,7 +9,7 @@
 #
 # The clocks: a row's counters are read at the switch tracepoints, so per
 # row they are held to an instance whose oncpu_ns is on that window
-# (SWITCHSTAT_TEST_WINDOW_CLOCK=1, case 1; case 2 scales within 1 % on
+# (SWITCHSTAT_TEST=window_clock, case 1; case 2 scales within 1 % on
 # the default clock).  The default's rows are on the kernel's clock
 # (se.sum_exec_runtime, case 4): its sums are held to schedstat, its
 # rows' cycles printed against their on-CPU, not
@@ -302,9 +302,9 @@ wait_file "$T/pp.pids"
 read -r PING PONG <"$T/pp.pids"
 SPIN_TIDS=$(ls /proc/"$SPIN"/task | grep -vx "$SPIN" | paste -sd,)
 freeze "$SPIN" "$PING" "$PONG"
-SWITCHSTAT_TEST_WINDOW_CLOCK=1 start_tool exact -L --json -v -i 1000 -e cycles,instructions
+SWITCHSTAT_TEST=exit_tp_now,window_clock start_tool exact -L --json -v -i 1000 -e cycles,instructions
 grep -q "on-CPU time: the sched_switch window" "$T/exact.err" ||
-	fail "SWITCHSTAT_TEST_WINDOW_CLOCK=1 did not keep the window: $(grep 'on-CPU time' "$T/exact.err")"
+	fail "SWITCHSTAT_TEST=window_clock did not keep the window: $(grep 'on-CPU time' "$T/exact.err")"
 perf_start "$SPIN_TIDS,$PING,$PONG" "$T/perf1.csv"
 s0=$(schedstat_sum "$SPIN")
 p0=$(($(schedstat_sum "$PING") + $(schedstat_sum "$PONG")))

@@ -8,7 +8,7 @@
 need_root
 
 P=$(free_port)
-SWITCHSTAT_TEST_VERIFIER_FAIL=1 "$SWITCHSTAT" --listen "$P" -q \
+SWITCHSTAT_TEST=verifier_fail "$SWITCHSTAT" --listen "$P" -q \
 	>"$T/vf.out" 2>"$T/vf.err" &
 VF=$!
 BG_PIDS+=("$VF")

@@ -22,7 +22,7 @@
 # reported") the test cannot tell the fix from its absence, and says so.
 #
 # Two cases, the same bound:
-#  1. sched_exit_tp attached from the start (SWITCHSTAT_TEST_EXIT_TP_NOW=1,
+#  1. sched_exit_tp attached from the start (SWITCHSTAT_TEST=exit_tp_now,
 #     the tests' default: lib.sh);
 #  2. as users run it: attached at the end of the first interval in which
 #     the kernel hid a switch (src/features/feat_path.c).  The start-up
@@ -110,11 +110,11 @@ PY
 		fail "$name: --hist runq -t counted $got waits, the kernel $want switch-ins after a wait (slack $slack)"
 }
 
-SWITCHSTAT_TEST_EXIT_TP_NOW=1 window eager
+SWITCHSTAT_TEST=exit_tp_now window eager
 if grep -q "(no sched_exit_tp)" "$T/eager.err"; then
 	# older kernels (the VM matrix's): nothing to attach, lazily or not
 	info "lazy: this kernel has no sched_exit_tp: case 2 does not apply"
 else
-	SWITCHSTAT_TEST_EXIT_TP_NOW=0 window lazy
+	SWITCHSTAT_TEST= window lazy
 fi
 pass "--hist runq counts every wait, unreported switch-ins too, sched_exit_tp attached at start and when the kernel first hid a switch"

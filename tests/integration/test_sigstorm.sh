@@ -10,10 +10,10 @@
 # Needs the raw tracepoint path (the kernel's own split); skips without it.
 # On a kernel whose raw sched_switch passes prev_state (5.18+) a second
 # window takes it from the task instead, as on 5.5-5.17, where the state
-# read back is R for these sleeps (SWITCHSTAT_TEST_RAW_STATE_FROM_TASK=1,
+# read back is R for these sleeps (SWITCHSTAT_TEST=raw_state_from_task,
 # src/features/feat_path.c); the split must be the kernel's there too.
 # A third window runs without the per-CPU row cache
-# (SWITCHSTAT_TEST_NO_ROW_CACHE=1), so each kind comes from the waiter's
+# (SWITCHSTAT_TEST=no_row_cache), so each kind comes from the waiter's
 # nvcsw at its switch-in alone: with rows on the kernel's clock that
 # baseline was ignored after every switch between two tasks (the window's
 # start is 0 there), and a signal-abandoned sleep whose row cache entry
@@ -78,13 +78,11 @@ window() {
 
 window s
 if grep -q "prev_state from args" "$T/s.err"; then
-	export SWITCHSTAT_TEST_RAW_STATE_FROM_TASK=1
-	window task
-	unset SWITCHSTAT_TEST_RAW_STATE_FROM_TASK
+	SWITCHSTAT_TEST=exit_tp_now,raw_state_from_task window task
 	grep -q "prev_state read from task_struct" "$T/task.err" ||
 		fail "task: prev_state not from the task: $(grep prev_state "$T/task.err")"
 fi
-SWITCHSTAT_TEST_NO_ROW_CACHE=1 window nocache unreported
+SWITCHSTAT_TEST=exit_tp_now,no_row_cache window nocache unreported
 grep -q 'SS_ROW_CACHE_BITS=[1-9]' "$T/nocache.err" &&
 	fail "nocache: the row cache is still compiled in (-v's cflags)"
 grep -q 'SS_TASK_CLOCK=1' "$T/nocache.err" ||

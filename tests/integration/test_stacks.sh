@@ -18,7 +18,7 @@
 #     stack with the workload's name and pid, within 5 %.
 #  3. as 1 on the regular tracepoint path (the probe's other stack
 #     context: the tracepoint's args; other tracing frames dropped).
-#  3b. as 1 with every 3rd switch-in unseen (SWITCHSTAT_TEST_MISS_ARRIVE),
+#  3b. as 1 with every 3rd switch-in unseen (SWITCHSTAT_TEST=miss_arrive=3),
 #     on both paths: the span ends at the thread's next switch-out.
 #  4. NDJSON -L: the "stack" records (kernel_stack, user_stack: folded
 #     order) make the same folded lines, checked as 1.
@@ -254,32 +254,28 @@ print("  pipe read %.3f ms in the kernel stacks, the workload %.3f ms (%+.2f %%)
       "stacks with user frames: %d" % (got / 1e3, pipe_ns / 1e6, err, users))
 sys.exit(0 if abs(err) <= 5 and users == 0 else 1)
 PY
-info "3. folded on the regular tracepoint path (SWITCHSTAT_TEST_NO_RAW=1)"
+info "3. folded on the regular tracepoint path (SWITCHSTAT_TEST=no_raw)"
 # The kernel skips regular tracepoint programs on a CPU while a bpf() map
 # syscall is in progress there, also while its caller is preempted, and
 # this VM's kernel hides some tasks' switches: a switch-in of the
 # workload goes unseen now and then (1 run in 10 lost a 10 ms sleep
 # before its span was closed at the next switch-out: 3b).  The workload
 # on CPU 1, switchstat, which makes those calls, on CPU 0.
-export SWITCHSTAT_TEST_NO_RAW=1
 if [ "$(nproc)" -ge 2 ]; then
-	GATED_WL_CPU=1 GATED_TOOL_CPU=0 run r -f
+	SWITCHSTAT_TEST=exit_tp_now,no_raw GATED_WL_CPU=1 GATED_TOOL_CPU=0 run r -f
 else
-	run r -f
+	SWITCHSTAT_TEST=exit_tp_now,no_raw run r -f
 fi
-unset SWITCHSTAT_TEST_NO_RAW
 check_folded r || fail "folded stacks wrong on the regular tracepoint path"
 
-info "3b. every 3rd switch-in unseen (SWITCHSTAT_TEST_MISS_ARRIVE=3)"
+info "3b. every 3rd switch-in unseen (SWITCHSTAT_TEST=miss_arrive=3)"
 # The span of a thread whose switch-in the probe did not see ends at its
 # next switch-out, at its arrival (se.sum_exec_runtime since the span
 # began): without that, a third of the blocked time was lost (-30 %).
-export SWITCHSTAT_TEST_MISS_ARRIVE=3
-run m -f
+SWITCHSTAT_TEST=exit_tp_now,miss_arrive=3 run m -f
 check_folded m || fail "an unseen switch-in lost its span (raw path)"
-SWITCHSTAT_TEST_NO_RAW=1 run n -f
+SWITCHSTAT_TEST=exit_tp_now,miss_arrive=3,no_raw run n -f
 check_folded n || fail "an unseen switch-in lost its span (regular path)"
-unset SWITCHSTAT_TEST_MISS_ARRIVE
 
 info "4. NDJSON (-L): \"stack\" records, their stacks as in 1"
 run j --json -L

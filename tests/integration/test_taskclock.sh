@@ -10,7 +10,7 @@
 # a 200 us nanosleep loop, and a spinner pinned to CPU 0 beside them.  Two
 # instances trace the same frozen window (started while the workloads are
 # stopped, so every slice in it starts and ends at a switch they see): the
-# default one and one with SWITCHSTAT_TEST_WINDOW_CLOCK=1 (the
+# default one and one with SWITCHSTAT_TEST=window_clock (the
 # sched_switch window, bpf_ktime_get_ns, as before).  Asserts:
 #  1. the default instance says it is on the kernel's clock (-v);
 #  2. each process's on-CPU time equals its schedstat delta over the
@@ -33,14 +33,14 @@ freeze "$PP" "$PC" "$SL" "$SP"
 
 launch kern --csv -n 0 -i 1000 --no-counters -v
 K=$LAUNCHED
-SWITCHSTAT_TEST_WINDOW_CLOCK=1 launch win --csv -n 0 -i 1000 --no-counters -v
+SWITCHSTAT_TEST=exit_tp_now,window_clock launch win --csv -n 0 -i 1000 --no-counters -v
 W=$LAUNCHED
 await kern "$K"
 await win "$W"
 grep -q "on-CPU time: the kernel's clock" "$T/kern.err" ||
 	skip "rows not on the kernel's clock here: $(grep 'on-CPU time' "$T/kern.err" || grep 'sched tracepoints' "$T/kern.err")"
 grep -q "on-CPU time: the sched_switch window" "$T/win.err" ||
-	fail "SWITCHSTAT_TEST_WINDOW_CLOCK=1 did not keep the window: $(grep 'on-CPU time' "$T/win.err")"
+	fail "SWITCHSTAT_TEST=window_clock did not keep the window: $(grep 'on-CPU time' "$T/win.err")"
 
 declare -A s0 s1
 for p in "$PP" "$PC" "$SL" "$SP"; do s0[$p]=$(schedstat_sum "$p"); done
