@@ -18,7 +18,7 @@
 # (-G alone works); without tracefs (-v /sys/kernel/tracing:/sys/kernel/tracing
 # also works) or kernel headers: exit 1 saying what is missing. Instead of
 # --privileged: CAP_BPF, CAP_PERFMON, CAP_DAC_READ_SEARCH and a seccomp
-# profile allowing bpf() and perf_event_open(). README "In a container".
+# profile allowing bpf() and perf_event_open(). deploy/README.md, "In a container".
 # `switchstat --version` and `switchstat -h` work without any of those flags.
 
 # ---------------------------------------------------------------- build stage

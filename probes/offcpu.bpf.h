@@ -249,7 +249,7 @@ ss_off_end(struct ss_cpu *cpu, struct ss_off_task *t, __u32 tid, __u64 now)
  * any class, however many unseen stints): the span is charged that much
  * short of @now, so its off-CPU length is whole and on-CPU + off-CPU stay
  * the wall time.  Where the sum is not known (SS_OFF_KSUM 0), it ends at
- * @now, the thread's last stint on the CPU in it (README, Off-CPU time),
+ * @now, the thread's last stint on the CPU in it (docs/accuracy.md, Off-CPU time),
  * rather than being lost when the new span starts.
  */
 static __always_inline void ss_off_close_unseen(struct ss_cpu *cpu,

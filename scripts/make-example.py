@@ -57,6 +57,192 @@ def pick(text, pats):
     return "\n".join(out) + "\n"
 
 
+FIFO = "/tmp/ex-go.fifo"
+
+
+def gated(wl, wlargs, shown, argv, keep=None):
+    """A workload of tests/workloads that waits for a go FIFO (@FIFO in
+    wlargs), prints its own figures and stops itself (SIGSTOP), run under
+    switchstat argv (@WL: the workload's pid): the tool attached, the go
+    given, Ctrl-C (SIGINT) once the workload has stopped, so the output
+    ends with the final partial interval.  Returns (the shown command and
+    its output, the workload's figures as a list of ints, its pid).
+    keep(lines) may cut the output's lines."""
+    if os.path.exists(FIFO):
+        os.unlink(FIFO)
+    os.mkfifo(FIFO)
+    wout = open("/tmp/ex-wl.out", "w+")
+    wlp = subprocess.Popen([os.path.join(W, wl)] + [a.replace("@FIFO", FIFO) for a in wlargs],
+                           stdout=wout, stderr=subprocess.DEVNULL)
+    procs.append(wlp)
+    argv = [a.replace("@WL", str(wlp.pid)) for a in argv]
+    tout = open("/tmp/ex-tool.out", "w+b")
+    e = dict(os.environ)
+    e.pop("COLUMNS", None)
+    tool = subprocess.Popen([SS] + argv, stdout=tout, stderr=subprocess.STDOUT, env=e)
+    for _ in range(1200):
+        tout.seek(0)
+        if b"Tracing" in tout.read() or tool.poll() is not None:
+            break
+        time.sleep(0.05)
+    with open(FIFO, "w") as f:
+        f.write("g")
+    for _ in range(1200):
+        wout.seek(0)
+        done = wout.read().strip()
+        try:
+            st = open("/proc/%d/status" % wlp.pid).read()
+        except OSError:
+            st = ""
+        if done and re.search(r"^State:.*stopped", st, re.M):
+            break
+        time.sleep(0.05)
+    time.sleep(0.2)
+    tool.send_signal(2)
+    tool.wait()
+    subprocess.run(["pkill", "-KILL", "-P", str(wlp.pid)])
+    wlp.kill()
+    wlp.wait()
+    tout.seek(0)
+    lines = tout.read().decode("latin-1").splitlines()
+    if keep:
+        lines = keep(lines)
+    wout.seek(0)
+    figures = [int(x) for x in wout.read().split()]
+    return ("# " + shown % wlp.pid + "\n" + "\n".join(lines) + "\n", figures, wlp.pid)
+
+
+def after(marker, n=None):
+    """keep(): the lines from the first holding marker on (n of them), [...] around"""
+    def keep(lines):
+        i = next((k for k, l in enumerate(lines) if marker in l), 0)
+        out = (["[...]"] if i else []) + lines[i:]
+        if n is not None and len(out) > n:
+            out = out[:n] + ["[...]"]
+        return out
+    return keep
+
+
+def ms(ns):
+    return "%.1f ms" % (ns / 1e6)
+
+
+def waits(o):
+    """Why it waits (--offcpu), who woke it (--wakers), where (--stacks)."""
+    o.append("""Off-CPU time by state: why a process waits. tests/workloads/offreasons
+does 3 rounds of 300 ms of each: a nanosleep, a vfork child that sleeps
+(the parent waits in D, killable), a SIGSTOP that a helper ends with
+SIGCONT, 600 ms of spinning beside a hog pinned to its CPU (R), then 3
+ptrace stops held by a tracer, and then stops itself. 2-second intervals:
+
+""")
+    text, f, _ = gated("offreasons", ["@FIFO", "3", "300"],
+                       "switchstat --offcpu --no-counters -p %d -i 2000",
+                       ["--offcpu", "--no-counters", "-p", "@WL", "-i", "2000"])
+    o.append(text)
+    o.append("""
+Before the workload starts it is blocked (on a FIFO) since before the
+start: a span whose beginning switchstat did not see, so it is not
+counted. From then on each row's ONCPU + OFFCPU is the interval (2000 ms),
+as spans that cross an edge are split between the intervals. The workload
+measured of itself %s in nanosleep (S), %s in vfork (D), %s
+stopped and %s in ptrace stops (both T here; CSV and JSON split them
+as offcpu_stopped_ns and offcpu_traced_ns), and %s waiting for a CPU
+(R: its window less its CPU time less its blocking). After its last
+round T also holds its own final stop.
+
+
+""" % (ms(f[2]), ms(f[3]), ms(f[4]), ms(f[5]), ms(f[6])))
+
+    o.append("""Who woke it: a pipe ping-pong (tests/workloads/wakepair pipe 5000; only
+its parent selected: its child is another process) and a 2 ms nanosleep
+loop (sleeper). The parent's one waker is its child, once per round trip;
+the sleeper's wakeups are the timer's (an hrtimer expiry, in interrupt
+context), never charged to the task the interrupt hit:
+
+""")
+    slp = bg(os.path.join(W, "sleeper"), "2000")
+    time.sleep(0.5)
+    text, f, _ = gated("wakepair", ["pipe", "5000", "@FIFO"],
+                       "switchstat --wakers --no-counters -n 4 -p %%d,%d" % slp.pid,
+                       ["--wakers", "--no-counters", "-n", "4", "-p", "@WL,%d" % slp.pid])
+    slp.kill()
+    slp.wait()
+    o.append(text)
+    o.append("""
+COUNT is the number of wakeups, OFFCPU(ms) the off-CPU time they ended
+(whole spans, switch-out to switch-in). BY is task, or timer, irq, softirq
+or idle for a wakeup in interrupt context.
+
+
+""")
+
+    sw = ["20", "30", "10", "@FIFO", "lock"]
+    text, f, _ = gated("stackwait", sw, "switchstat --offcpu -L --no-counters -p %d -i 3000",
+                       ["--offcpu", "-L", "--no-counters", "-p", "@WL", "-i", "3000"])
+    o.append("""Where a thread waits, found from the table down to its stack: stackwait
+(tests/workloads/stackwait 20 30 10 FIFO lock) blocks 20 times each in a
+pipe read (wait_in_pipe, 30 ms), a nanosleep (wait_in_sleep, 10 ms) and a
+mutex its helper thread swhelper holds 30 ms (wait_on_lock); it measured
+%s, %s and %s. --offcpu says its main thread sleeps (S):
+
+""" % (ms(f[1]), ms(f[2]), ms(f[3])))
+    o.append(text)
+    o.append("""
+--stacks says where: after the per-interval tables (left out here) and
+Ctrl-C, the 4 largest stacks, innermost frame first, kernel then user
+frames, then comm (pid/tid) and the off-CPU time in microseconds:
+
+""")
+    text, f, _ = gated("stackwait", sw, "switchstat --stacks -L -n 4 -p %d --no-counters -d 600",
+                       ["--stacks", "-L", "-n", "4", "-p", "@WL", "--no-counters", "-d", "600"],
+                       keep=after("Off-CPU stacks"))
+    o.append(text)
+    o.append("""
+This run's stackwait measured %s in wait_in_pipe, %s in
+wait_in_sleep and %s in wait_on_lock. The lock wait is glibc's
+__lll_lock_wait under futex_wait, called from main: Debian's glibc has no
+frame pointers, so wait_on_lock and pthread_mutex_lock are missing from
+the frame-pointer walk (stackwait itself is built with them). The same as
+folded lines for flamegraph.pl or speedscope (comm;user frames outermost
+first;kernel frames usecs), the first 5:
+
+""" % (ms(f[1]), ms(f[2]), ms(f[3])))
+    text, f, _ = gated("stackwait", sw, "switchstat --stacks -f -p %d -d 600 --no-counters 2>/dev/null",
+                       ["--stacks", "-f", "-p", "@WL", "-d", "600", "--no-counters"],
+                       keep=lambda ls: [l for l in ls if ";" in l][:5] + ["[...]"])
+    o.append(text)
+    o.append("""
+Who woke them, and from where (--wakers --stacks, as bcc's offwaketime):
+after each blocked stack a "--  --" line, the waker's stack (innermost
+first) and "waker:" its name; the helper's wake_by_pipe() woke
+wait_in_pipe() (stackwait with 10 rounds and no lock; the 2 largest):
+
+""")
+    sw = ["10", "30", "10", "@FIFO"]
+    text, f, _ = gated("stackwait", sw, "switchstat --stacks --wakers -L -n 2 -p %d --no-counters -d 600",
+                       ["--stacks", "--wakers", "-L", "-n", "2", "-p", "@WL", "--no-counters", "-d", "600"],
+                       keep=after("Off-CPU stacks"))
+    o.append(text)
+    o.append("""
+Folded (-f), the waker upside down after a "--" frame, its name last
+(the first 2 lines):
+
+""")
+    text, f, _ = gated("stackwait", sw, "switchstat --stacks --wakers -f -p %d -d 600 --no-counters 2>/dev/null",
+                       ["--stacks", "--wakers", "-f", "-p", "@WL", "-d", "600", "--no-counters"],
+                       keep=lambda ls: [l for l in ls if ";" in l][:2] + ["[...]"])
+    o.append(text)
+    o.append("""
+And as NDJSON records (--json; CSV has the same columns), the pipe wait's:
+
+""")
+    text, f, _ = gated("stackwait", sw, "switchstat --stacks --wakers --json -d 600 --no-counters -p %d",
+                       ["--stacks", "--wakers", "--json", "-d", "600", "--no-counters", "-p", "@WL"],
+                       keep=lambda ls: [l for l in ls if '"type":"stack"' in l and "wait_in_pipe" in l][:1])
+    o.append(text)
+
+
 def main():
     mount = cg2()
     cgs = []
@@ -73,6 +259,8 @@ def main():
     spin = bg(os.path.join(W, "spinner"), "2", "spinner")
     into("ex-batch", spin)
     pf = "/tmp/ex-pingpong.pids"
+    if os.path.exists(pf):  # a stale one would name processes long gone
+        os.unlink(pf)
     pp = bg(os.path.join(W, "pingpong"), pf)
     sl = bg(os.path.join(W, "sleeper"), "1000")
     odd = bg(os.path.join(W, "oddcomm"), "1000")
@@ -149,11 +337,8 @@ columns that matter least go first; one line says which:
     o.append(run("COLUMNS=80 switchstat -M -e cpu-clock,page-faults,task-clock -d 1 -n 4",
                  wide, env={"COLUMNS": "80"}))
     o.append("""
-The order (README.md, "Usage"): -v's CGROUP column, CGID (-G), the raw
-counts behind a shown IPC or MPKI, SWITCH and SW/s (sums of the columns
-beside them), %CPU, PGALLOC and RECLAIM(ms), then the other counters,
-FAULTS, VOL/s, INVOL/s, IPC and MPKI, rightmost first. PID, TID, COMM,
-CGROUP, VOL, INVOL and ONCPU(ms) always stay.
+Sums and the raw counts behind a ratio go first; PID, COMM, VOL, INVOL
+and ONCPU(ms) always stay. The man page (FIELDS) has the whole order.
 
 
 """)
@@ -172,6 +357,19 @@ One histogram per cgroup, named as the -G table names the cgroup (a
 container's short id for docker, containerd, CRI-O or podman layouts); -n
 limits how many. CSV and JSON carry cgroup_id and cgroup instead of pid,
 tid and comm, and the exporter (--listen) labels its histograms by cgroup.
+
+
+Which container delays which: --blame with -G splits each cgroup's
+run-queue delay by the cgroups whose tasks ran on the CPU meanwhile:
+
+""")
+    o.append(run("switchstat -G --blame --no-counters -n 4 1 1",
+                 ["-G", "--blame", "--no-counters", "-n", "4", "1", "1"]))
+    o.append("""
+A cgroup delayed mostly by itself has more runnable tasks than CPUs for
+them (/ex-batch's two spinning threads here); a large DELAY(ms) charged to
+another cgroup is a noisy neighbour, and the second list sums what each
+cgroup inflicted, on how many victims. Per process, further below.
 
 
 --trace prints one line per context switch instead of intervals:
@@ -222,8 +420,8 @@ c (shown as ^A):
                  ["--trace", "--json", "-p", str(odd.pid), "-d", "1", "--no-counters"], head=3))
     o.append("""
 CSV fields are quoted per RFC 4180 when needed; JSON strings escape quotes,
-backslashes and control bytes (\\u0001). README.md ("Output fields") and the
-man page (FIELDS) describe every column. The trace's last line (JSON:
+backslashes and control bytes (\\u0001). The man page (FIELDS) describes
+every column. The trace's last line (JSON:
 "type":"trace_summary") counts the events traced, lost and missed: a trace
 of every switch can outrun its reader, and then switchstat says how many
 records were lost, per CPU as it happens and in total at exit, never
@@ -250,28 +448,32 @@ CPU hogs at nice 0 and nice 5, all pinned to CPU 0, for one second:
         pass
     time.sleep(0.3)
     bsl = bg("taskset", "-c", "0", os.path.join(W, "sleeper"), "1000")
-    bg("taskset", "-c", "0", os.path.join(W, "spinner"), "0", "hog_nice0")
-    bg("taskset", "-c", "0", "nice", "-n", "5", os.path.join(W, "spinner"), "0", "hog_nice5")
+    h0 = bg("taskset", "-c", "0", os.path.join(W, "spinner"), "0", "hog_nice0")
+    h5 = bg("taskset", "-c", "0", "nice", "-n", "5", os.path.join(W, "spinner"), "0", "hog_nice5")
     time.sleep(1)
     o.append("# taskset -c 0 ./sleeper 1000 & taskset -c 0 ./spinner 0 hog_nice0 &\n"
              "# taskset -c 0 nice -n 5 ./spinner 0 hog_nice5 &\n")
+    # taskset execs the workload: its pid is the workload's
+    three = "%d,%d,%d" % (h0.pid, h5.pid, bsl.pid)
     # other work on the machine can crowd the top rows: retry until the
     # three pinned tasks lead the table (at most 3 runs)
     for _ in range(3):
-        blame = run("switchstat --no-counters --blame -n 5 1 1", ["--no-counters", "--blame", "-n", "5", "1", "1"])
+        blame = run("switchstat --no-counters --blame -n 5 -p %s 1 1" % three,
+                    ["--no-counters", "--blame", "-n", "5", "-p", three, "1", "1"])
         top = [l.split()[1] for l in blame.splitlines()[4:7] if len(l.split()) > 1]
         if sorted(top) == ["hog_nice0", "hog_nice5", "sleeper"]:
             break
         time.sleep(2)
     o.append(blame)
     o.append("""
-Each victim's wait, split by what ran on its CPU meanwhile (%WAIT: the
-share of the victim's whole run-queue wait): the hogs wait for each other,
-and on this shared machine the other work running at the same time (a
-qemu guest, other switchstat runs) delays them too, and shows among the
-victims and the culprits. The second list sums the delay each culprit
-inflicted. (idle) is wakeup latency on an idle CPU; (unknown) would be wait
-the probe could not pin on a task. The same for one victim, as CSV:
+-p selects the victims (the three pinned tasks); the culprits are
+whatever ran on their CPU. Each victim's wait is split by what ran on its
+CPU meanwhile (%WAIT: the share of the victim's whole run-queue wait): the
+hogs wait for each other, the sleeper mostly behind the nice-0 hog, and on
+this shared machine other work running at the same time delays them too.
+The second list sums the delay each culprit inflicted, on how many
+victims. (idle) is wakeup latency on an idle CPU; (unknown) is wait the
+probe could not pin on a task. The same for one victim, as CSV:
 
 """)
     o.append(run("switchstat --no-counters --blame --csv -p %d 1 1" % bsl.pid,
@@ -323,9 +525,13 @@ switchstat_bpf_runs_total is the probe's cost per switch, and
 switchstat_scrape_duration_seconds the time it took to build this text,
 once per interval: a scrape only sends it. With --metrics-per-process each
 series also carries pid and comm, up to --max-series label sets (default
-2000; the rest are summed into a series labelled "other"). README.md,
-"Monitoring many hosts", has the DaemonSet and example queries.
+2000; the rest are summed into a series labelled "other").
+deploy/README.md has the DaemonSet and example queries.
 
+
+""")
+    waits(o)
+    o.append("""
 
 USAGE message:
 

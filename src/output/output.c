@@ -5,7 +5,7 @@
  *
  * Table layout follows bcc's top-style tools (biotop, llcstat): an optional
  * HH:MM:SS line, a header, right-aligned numbers, one blank line after.
- * CSV and JSON keys are documented in README.md ("Output fields").
+ * CSV and JSON keys are documented in the man page (FIELDS).
  */
 #include "output.h"
 
@@ -326,7 +326,7 @@ static const struct off_col off_table[] = {
 	{ "offcpu_runq_ns", "R(ms)", OFF_BIT(SS_OFF_RUNQ) },
 };
 
-/* CSV and JSON: the total and every reason (README "Output fields") */
+/* CSV and JSON: the total and every reason (man page, FIELDS) */
 static const struct off_col off_machine[] = {
 	{ "offcpu_ns", NULL, OFF_BIT(SS_OFF_MAX) - 1 },
 	{ "offcpu_sleep_ns", NULL, OFF_BIT(SS_OFF_SLEEP) },

@@ -116,8 +116,8 @@ void ss_top_draw(struct ss_top *t);
 enum ss_top_action ss_top_keys(struct ss_top *t);
 
 /*
- * ss_top_help_text - the key list shown by h/? (also in the man page and
- * README), lines separated by '\n'.
+ * ss_top_help_text - the key list shown by h/? (also in the man page's
+ * LIVE VIEW), lines separated by '\n'.
  */
 extern const char ss_top_help_text[];
 

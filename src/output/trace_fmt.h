@@ -4,7 +4,7 @@
  * as a table line, a CSV row or an NDJSON object, from one column list so
  * the three formats carry the same fields.  Pure: no libbcc, unit-tested.
  *
- * CSV/JSON keys (README.md "Output fields"): time, ts_ns, cpu, prev_pid,
+ * CSV/JSON keys (man page, FIELDS): time, ts_ns, cpu, prev_pid,
  * prev_tid, prev_comm, prev_state, voluntary, next_tid, next_comm,
  * slice_ns, then one key per perf counter (as in interval rows) and scaled.
  * JSON objects carry "type":"switch" in front.

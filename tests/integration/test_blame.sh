@@ -24,7 +24,7 @@
 #     show: a wakeup that preempts asks __schedule to skip its rq clock
 #     update (wakeup_preempt: rq_clock_skip_update), so run_delay ends at
 #     the wakeup's clock value and leaves out the interrupt exit and the
-#     pick, 6-12 us per switch-in on this VM (README, "Which clock").
+#     pick, 6-12 us per switch-in on this VM (docs/accuracy.md, "Run-queue waits: which clock").
 #     So: run_delay - 2 % <= blamed <= run_delay + 2 % + 15 us per
 #     switch-in (schedstat's third field).
 #  3. -G: hogs in cgroup A, the victim in cgroup B, both on CPU 0: B's

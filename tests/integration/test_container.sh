@@ -197,7 +197,7 @@ for p in "${PIDS[@]}"; do
 		check_within "pid $p on-CPU ns" "$(csv_sum "$T/pid.out" oncpu_ns pid "$p")" \
 			$((s1[$p] - s0[$p])) 2
 	else
-		# ~5 us slices: schedstat's clock runs at other points (README)
+		# ~5 us slices: schedstat's clock runs at other points (docs/accuracy.md)
 		info "pid $p on-CPU ns: $(within_pct "$(csv_sum "$T/pid.out" oncpu_ns pid "$p")" \
 			$((s1[$p] - s0[$p])) 2) (informational)"
 	fi

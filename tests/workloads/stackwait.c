@@ -8,7 +8,7 @@
  * ("swhelper") writes PIPE_MS after being asked, then wait_in_sleep()
  * nanosleeps SLEEP_MS.  Each function times its blocking call with
  * CLOCK_MONOTONIC.  Then it prints "PID PIPE_NS SLEEP_NS" (the summed
- * times) and stops itself (SIGSTOP).  With "lock" (the README's example)
+ * times) and stops itself (SIGSTOP).  With "lock" (switchstat_example.txt's example)
  * it also waits in wait_on_lock() for a mutex the helper holds PIPE_MS.
  * The helper wakes wait_in_pipe() from wake_by_pipe() (--wakers --stacks:
  * the waker's user stack); the timer wakes wait_in_sleep().
