@@ -22,6 +22,7 @@
 #include "output.h"
 #include "testseam.h"
 #include "tp_btf.h"
+#include "tracefs.h"
 
 #define BLAME_RING 32 /* slices kept per CPU (power of two) */
 #define BLAME_ENTRIES 16384 /* victim/culprit pairs per interval */

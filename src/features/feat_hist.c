@@ -20,6 +20,7 @@
 #include "histkind.h"
 #include "histmap.h"
 #include "map_drain.h"
+#include "tracefs.h"
 
 #define HIST_MAX_KEYS 65536 /* hist map size cap (-P/-L): 15 MB */
 

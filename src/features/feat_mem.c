@@ -24,6 +24,7 @@
 #include "cpu_events.h"
 #include "cpus.h"
 #include "feat_mem.h"
+#include "tracefs.h"
 
 /*
  * One memory event: a tracepoint, or a begin/end pair (tp[1] set), compiled

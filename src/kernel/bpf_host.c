@@ -13,6 +13,7 @@
 #include "lib_pages.h"
 #include "privs.h"
 #include "tp_btf.h"
+#include "tracefs.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -32,13 +33,6 @@
 #include <bcc/libbpf.h>
 #include <bpf/libbpf.h>
 
-/*
- * tracefs as libbcc looks for it: under debugfs if that exists, else
- * tracefs's own mount point (what a container usually has, as the
- * mount namespace shows it).
- */
-#define TRACEFS_DEBUGFS "/sys/kernel/debug/tracing"
-#define TRACEFS_OWN "/sys/kernel/tracing"
 #define LOG_SIZE (1 << 22)
 
 /* the libraries only the compile runs: clang, LLVM, libbcc's front end */
@@ -109,22 +103,6 @@ static int headers_complete(const char *dir, const char *src, char *err,
 	return -1;
 }
 
-/* ss_tracefs - see bpf_host.h */
-const char *ss_tracefs(void)
-{
-	return access(TRACEFS_DEBUGFS, F_OK) == 0 ? TRACEFS_DEBUGFS
-						  : TRACEFS_OWN;
-}
-
-/* ss_tracepoint_exists - see bpf_host.h */
-bool ss_tracepoint_exists(const char *category, const char *name)
-{
-	char p[PATH_MAX];
-
-	snprintf(p, sizeof(p), "%s/events/%s/%s", ss_tracefs(), category, name);
-	return is_dir(p);
-}
-
 /* ss_bpf_check_env - see bpf_host.h */
 int ss_bpf_check_env(struct ss_bpf *b, char *err, size_t errlen)
 {
@@ -138,9 +116,9 @@ int ss_bpf_check_env(struct ss_bpf *b, char *err, size_t errlen)
 		return -1;
 	if (!ss_tracepoint_exists("sched", "sched_switch")) {
 		snprintf(err, errlen,
-			 "tracefs not found at " TRACEFS_DEBUGFS
-			 " or " TRACEFS_OWN
-			 ": mount -t tracefs tracefs " TRACEFS_OWN
+			 "tracefs not found at " SS_TRACEFS_DEBUGFS
+			 " or " SS_TRACEFS_OWN
+			 ": mount -t tracefs tracefs " SS_TRACEFS_OWN
 			 " (in a container: mount the host's "
 			 "/sys/kernel/tracing, or run scripts/setup.sh)");
 		return -1;

@@ -81,7 +81,7 @@ struct ss_bpf {
 
 /*
  * ss_bpf_check_env - the things libbcc needs before it can compile and
- * attach: capabilities (privs.h), tracefs (ss_tracefs, where libbcc looks),
+ * attach: capabilities (privs.h), tracefs (tracefs.h, where libbcc looks),
  * and kernel headers (BCC_KERNEL_SOURCE, /lib/modules/$(uname -r)/build or
  * /sys/kernel/kheaders.tar.xz).  Fills b->headers.  Returns 0, or -1 with
  * one line in err saying what to do.
@@ -179,15 +179,6 @@ void ss_bpf_free_compiler(struct ss_bpf *b);
  * Returns 0, or -1 (errno) when it could not be removed.
  */
 int ss_bpf_cache_drop(struct ss_bpf *b);
-
-/*
- * ss_tracefs - tracefs where libbcc looks: /sys/kernel/debug/tracing if
- * it exists, else /sys/kernel/tracing.
- */
-const char *ss_tracefs(void);
-
-/* ss_tracepoint_exists - does category/name exist in tracefs? */
-bool ss_tracepoint_exists(const char *category, const char *name);
 
 /* ss_bpf_close - detach everything, close fds, free the module.  Idempotent. */
 void ss_bpf_close(struct ss_bpf *b);
