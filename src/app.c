@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* app.c - what every feature shares: BPF cflags, the exit flag, clocks. */
+/* app.c - what every feature shares: the exit flag, clocks, attaches. */
 #include "app.h"
 
 #include <string.h>
@@ -13,34 +13,6 @@ void ss_on_signal(int sig)
 {
 	(void)sig;
 	ss_exiting = 1;
-}
-
-/* ss_app_define - see app.h */
-int ss_app_define(struct ss_app *app, const char *name,
-		  unsigned long long value)
-{
-	if (ss_app_defined(app, name, value))
-		return 0;
-	if (app->ncflags >= SS_MAX_CFLAGS)
-		return -1;
-	snprintf(app->cflag_buf[app->ncflags], sizeof(app->cflag_buf[0]),
-		 "-D%s=%llu", name, value);
-	app->cflags[app->ncflags] = app->cflag_buf[app->ncflags];
-	app->ncflags++;
-	return 0;
-}
-
-/* ss_app_defined - see app.h */
-bool ss_app_defined(const struct ss_app *app, const char *name,
-		    unsigned long long value)
-{
-	char want[64];
-
-	snprintf(want, sizeof(want), "-D%s=%llu", name, value);
-	for (int i = 0; i < app->ncflags; i++)
-		if (!strcmp(app->cflags[i], want))
-			return true;
-	return false;
 }
 
 /* ss_clock_ns - see app.h */

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * app.h - the state of one run, shared by main.c and the features
- * (feature.h): options, the BPF module, the interval's rows, the BPF
- * cflags, the exit flag and the clocks.  Each feature keeps its own state
- * in state[] (allocated by features.c); what a feature finds that the
- * report shows is in info, which the output reads.
+ * (feature.h): options, the kernel's facts and the plan made from them,
+ * the BPF module, the interval's rows, the exit flag and the clocks.  Each
+ * feature keeps its own state in state[] (allocated by features.c); what
+ * a feature finds that the report shows is in info, which the output
+ * reads.
  */
 #ifndef SWITCHSTAT_APP_H
 #define SWITCHSTAT_APP_H
@@ -16,12 +17,13 @@
 #include <time.h>
 
 #include "bpf_host.h"
+#include "kfacts.h"
 #include "opts.h"
 #include "output.h"
+#include "plan.h"
 #include "probes/wakers_shared.h"
 #include "rows.h"
 
-#define SS_MAX_CFLAGS 96
 #define SS_MAX_FEATURES 24
 
 struct ss_cgroup_cache;
@@ -79,6 +81,9 @@ struct ss_offwake_last {
 
 struct ss_app {
 	struct ss_opts o;
+	struct ss_kfacts facts; /* the kernel's, found before the plan */
+	const struct ss_plan *plan; /* what this run does (after open) */
+	struct ss_cflags cflags; /* the probes' -D cflags, from the plan */
 	struct ss_bpf bpf;
 	struct ss_interval iv;
 	struct ss_report_info info;
@@ -89,10 +94,6 @@ struct ss_app {
 	FILE *f; /* report stream (stdout) */
 	int ncpus_possible;
 	int ncpus_online;
-	uint32_t map_entries;
-	const char *cflags[SS_MAX_CFLAGS];
-	char cflag_buf[SS_MAX_CFLAGS][64];
-	int ncflags;
 	void *state[SS_MAX_FEATURES]; /* ss_features[i]'s own state */
 	/*
 	 * CPU hotplug in this interval (feat_hotplug.c): online_ns is the
@@ -103,6 +104,11 @@ struct ss_app {
 	uint64_t iv_online_ns;
 	unsigned int iv_hotplug_events;
 	bool hotplug_seen;
+	/*
+	 * sched_exit_tp is attached (feat_path.c, at start-up or once the
+	 * kernel is seen hiding a switch): such switches are caught there
+	 */
+	bool exit_tp_attached;
 	/* the interval being collected is the run's last (-d reached, or
 	 * Ctrl-C): nothing is worth starting then (feat_path.c) */
 	bool last_interval;
@@ -129,19 +135,6 @@ extern volatile sig_atomic_t ss_exiting;
 
 /* ss_on_signal - signal handler: sets ss_exiting. */
 void ss_on_signal(int sig);
-
-/*
- * ss_app_define - add "-DNAME=VALUE" (VALUE a number) to the BPF cflags;
- * nothing when that exact definition is there already (features that
- * share a probe each ask for it).  Returns 0, or -1 when the table is
- * full.
- */
-int ss_app_define(struct ss_app *app, const char *name,
-		  unsigned long long value);
-
-/* ss_app_defined - has "-DNAME=VALUE" been added already? */
-bool ss_app_defined(const struct ss_app *app, const char *name,
-		    unsigned long long value);
 
 /*
  * ss_app_attach_sched - attach sched tracepoint @tp's probe

@@ -29,6 +29,9 @@ static int call(const struct ss_feature *f, struct ss_app *app, void *st,
 	case SS_PHASE_CHECK:
 		op = f->check;
 		break;
+	case SS_PHASE_OPEN:
+		op = f->open;
+		break;
 	case SS_PHASE_CONFIGURE:
 		op = f->configure;
 		break;
@@ -43,6 +46,9 @@ static int call(const struct ss_feature *f, struct ss_app *app, void *st,
 		break;
 	case SS_PHASE_INTERVAL:
 		op = f->on_interval;
+		break;
+	case SS_PHASE_AFTER_INTERVAL:
+		op = f->after_interval;
 		break;
 	case SS_PHASE_FINISH:
 		if (f->finish)

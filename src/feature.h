@@ -9,6 +9,11 @@
  * own state, state_size bytes zeroed before the first phase.  A feature
  * whose option is off does nothing.  Errors are printed by the feature
  * (one line) and returned as exit codes: 1 environment/BPF, 2 bad input.
+ *
+ * Each feature is in the table once.  What one feature decides that
+ * another needs is in the plan (plan.h), made between open and configure
+ * from every feature's options at once; what must happen after all the
+ * others' work of a phase has a phase of its own (after_interval).
  */
 #ifndef SWITCHSTAT_FEATURE_H
 #define SWITCHSTAT_FEATURE_H
@@ -26,9 +31,16 @@ struct ss_feature {
 	 */
 	int (*check)(struct ss_app *app, void *st);
 	/*
-	 * after the environment check (root, tracefs, headers) and before
-	 * compiling: look at the kernel, add -D cflags, open perf events.
-	 * 0, 1 or 2.
+	 * after the environment check (root, tracefs, headers) and the
+	 * kernel's facts (app->facts), before the plan: open what only
+	 * opening tells the plan about (perf events), noting what opened
+	 * in app->facts.opened.  0, 1 or 2.
+	 */
+	int (*open)(struct ss_app *app, void *st);
+	/*
+	 * after the plan (app->plan, which also gave the -D cflags) and
+	 * before compiling: set up from the plan, say with -v what it
+	 * chose.  0, 1 or 2.
 	 */
 	int (*configure)(struct ss_app *app, void *st);
 	/* after compiling: load and attach programs, fill maps.  0 or 1. */
@@ -44,6 +56,13 @@ struct ss_feature {
 	int (*reset)(struct ss_app *app, void *st);
 	/* interval loop: read and print one interval.  0 or 1 (stop). */
 	int (*on_interval)(struct ss_app *app, void *st);
+	/*
+	 * interval loop, after every feature's on_interval (the interval
+	 * is printed and checked) of an interval that is not the run's
+	 * last: act on what it showed, e.g. attach a probe it turned out to
+	 * need.  0 or 1 (stop).
+	 */
+	int (*after_interval)(struct ss_app *app, void *st);
 	/* the run ended well; probes still attached: final reports */
 	void (*finish)(struct ss_app *app, void *st);
 	/* at exit, after the probes are detached; also after a failure */
@@ -59,11 +78,13 @@ struct ss_feature {
 
 enum ss_phase {
 	SS_PHASE_CHECK,
+	SS_PHASE_OPEN,
 	SS_PHASE_CONFIGURE,
 	SS_PHASE_ATTACH,
 	SS_PHASE_START,
 	SS_PHASE_RESET,
 	SS_PHASE_INTERVAL,
+	SS_PHASE_AFTER_INTERVAL,
 	SS_PHASE_FINISH,
 	SS_PHASE_CLOSE,
 };
@@ -115,6 +136,12 @@ int ss_features_init(struct ss_app *app);
  * order, stopping at the first non-zero return, which is returned.
  */
 int ss_features_phase(struct ss_app *app, enum ss_phase phase);
+
+/*
+ * ss_features_interval - one interval: every feature's on_interval, then,
+ * unless app->last_interval, every after_interval.  0 or 1 (stop).
+ */
+int ss_features_interval(struct ss_app *app);
 
 /*
  * ss_features_run - the first feature's run() that takes this run: its

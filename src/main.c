@@ -33,8 +33,39 @@
 extern const char switchstat_bpf_text[];
 
 /*
- * Check the input, then the environment, configure, compile, attach and
- * start every feature.  Returns 0 or the exit code.
+ * The decide phase: the kernel's facts and what the features opened, the
+ * options and the test seams make the plan (plan.h), and the plan the
+ * probes' cflags.  From here on the plan is read-only (app->plan).
+ * Returns 0 or 1 (one line said).
+ */
+static int make_plan(struct ss_app *app)
+{
+	static struct ss_plan plan;
+	struct ss_seams seams;
+	char err[SS_ERR_LEN];
+
+	for (int i = 0; i < SS_SEAM_COUNT; i++) {
+		seams.on[i] = ss_seam(i);
+		seams.val[i] = ss_seam_value(i);
+	}
+	if (ss_plan_decide(&plan, &app->o, &app->facts, &seams, err,
+			   sizeof(err))) {
+		ss_diag("%s", err);
+		return 1;
+	}
+	app->plan = &plan;
+	app->bpf.mode = &plan.path.mode;
+	if (ss_plan_cflags(&plan, &app->cflags)) {
+		ss_diag("too many BPF cflags");
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Check the input, then the environment, find the kernel's facts, open,
+ * plan, configure, compile, attach and start every feature.  Returns 0 or
+ * the exit code.
  */
 static int setup(struct ss_app *app)
 {
@@ -57,21 +88,26 @@ static int setup(struct ss_app *app)
 			"headers' layout)",
 			app->bpf.headers);
 	t0 = ss_clock_ns(CLOCK_MONOTONIC);
-	ret = ss_features_phase(app, SS_PHASE_CONFIGURE);
-	/* the features have their offsets: not kept through the compile */
+	ss_kfacts_probe(&app->facts, &app->o);
+	/* the facts have the offsets: BTF not kept through the compile */
 	ss_vmlinux_btf_release();
+	ret = ss_features_phase(app, SS_PHASE_OPEN);
+	if (!ret)
+		ret = make_plan(app);
+	if (!ret)
+		ret = ss_features_phase(app, SS_PHASE_CONFIGURE);
 	if (ret)
 		return ret;
 	t_conf = ss_clock_ns(CLOCK_MONOTONIC);
 	if (app->o.verbose) {
 		ss_diag_raw("switchstat: BPF cflags:");
-		for (int i = 0; i < app->ncflags; i++)
-			ss_diag_raw(" %s", app->cflags[i]);
+		for (int i = 0; i < app->cflags.n; i++)
+			ss_diag_raw(" %s", app->cflags.v[i]);
 		ss_diag_raw("\n");
 	}
 
-	if (ss_bpf_compile(&app->bpf, switchstat_bpf_text, app->cflags,
-			   app->ncflags, err, sizeof(err))) {
+	if (ss_bpf_compile(&app->bpf, switchstat_bpf_text, app->cflags.v,
+			   app->cflags.n, err, sizeof(err))) {
 		ss_diag("%s", err);
 		return 1;
 	}
@@ -167,7 +203,7 @@ static int run(struct ss_app *app)
 		if (now < wake)
 			continue;
 		app->last_interval = wake >= end;
-		if (ss_features_phase(app, SS_PHASE_INTERVAL))
+		if (ss_features_interval(app))
 			return 1;
 		if (wake >= end)
 			return 0;
@@ -177,7 +213,7 @@ static int run(struct ss_app *app)
 	}
 	/* Ctrl-C or SIGTERM: the final partial interval */
 	app->last_interval = true;
-	return ss_features_phase(app, SS_PHASE_INTERVAL) ? 1 : 0;
+	return ss_features_interval(app) ? 1 : 0;
 }
 
 /*

@@ -11,10 +11,19 @@ layer or from a layer allowed to use it (ALLOWED below, the same table as
 src/README.md and CMakeLists.txt's ss_layer calls).  The table is a DAG, so
 no two folders can include each other.
 
+Within a layer, no two units may include each other, directly or around a
+circle.  A unit is a header and the .c files that implement it: NAME.c, or
+NAME_PART.c where no NAME_PART.h exists (bpf_cache_key.c belongs to
+bpf_cache.h); a .c file of neither kind is a unit of its own.  An include
+from one unit of a layer to another is an arrow; an arrow back to where a
+path of arrows started is reported with the includes that make it.
+
 Exit 0 when every include is allowed, 1 with one line per violation.
 --self-test copies ROOT/src to a temporary folder, adds one forbidden
-include (output including a feature header) and one cycle-making include
-(model including core's opts.h), and checks that each is reported.
+include (output including a feature header), one cycle-making include
+across layers (model including core's opts.h) and one within a layer
+(bpf_cache_key.c including bpf_host.h, whose bpf_host.c includes
+bpf_cache.h), and checks that each is reported.
 """
 import os
 import re
@@ -41,6 +50,43 @@ def layer_of(rel):
     return "core" if len(parts) == 1 else parts[0]
 
 
+def unit_of(rel, headers):
+    """Unit of a file: the header it is or implements (see the top)."""
+    d, n = os.path.split(rel)
+    stem = n[:-2]
+    if n.endswith(".h") or os.path.join(d, stem + ".h") in headers:
+        return os.path.join(d, stem)
+    best = None
+    for h in headers:
+        hd, hn = os.path.split(h)
+        hs = hn[:-2]
+        if hd == d and stem.startswith(hs + "_") and \
+                (best is None or len(hs) > len(os.path.basename(best))):
+            best = os.path.join(d, hs)
+    return best or os.path.join(d, stem)
+
+
+def cycles(arrows):
+    """Circles in {unit: {unit: why}}: each as its list of units."""
+    found, state, path = [], {}, []
+
+    def visit(u):
+        state[u] = 1
+        path.append(u)
+        for v in sorted(arrows.get(u, {})):
+            if state.get(v) == 1:
+                found.append(path[path.index(v):] + [v])
+            elif v not in state:
+                visit(v)
+        path.pop()
+        state[u] = 2
+
+    for u in sorted(arrows):
+        if u not in state:
+            visit(u)
+    return found
+
+
 def check(root):
     src = os.path.join(root, "src")
     where = {}  # header name -> layer
@@ -60,6 +106,8 @@ def check(root):
                 if n in where:
                     errors.append(f"src/{rel}: header name also in {where[n]}")
                 where[n] = lay
+    headers = {rel for rel, _ in files if rel.endswith(".h")}
+    arrows = {}  # unit -> {unit: "file includes header"} within a layer
     for rel, lay in files:
         with open(os.path.join(src, rel), encoding="utf-8") as f:
             for lineno, line in enumerate(f, 1):
@@ -80,6 +128,16 @@ def check(root):
                     errors.append(f'{at}: {lay} may not include "{inc}" '
                                   f'({to}); {lay} may use: '
                                   f'{", ".join(sorted(ALLOWED[lay])) or "nothing"}')
+                elif to == lay:
+                    d = os.path.dirname(rel)
+                    a = unit_of(rel, headers)
+                    b = unit_of(os.path.join(d, inc), headers)
+                    if a != b:
+                        arrows.setdefault(a, {}).setdefault(
+                            b, f"src/{rel} includes {inc}")
+    for c in cycles(arrows):
+        why = "; ".join(arrows[a][b] for a, b in zip(c, c[1:]))
+        errors.append(f"include cycle: {' -> '.join(c)} ({why})")
     return errors
 
 
@@ -94,6 +152,7 @@ def self_test(root):
             "output/emit.c": ("feat_core.h", "output may not include"),
             "model/rows.c": ("opts.h", "model may not include"),
             "kernel/privs.c": ("../features/feat_core.h", "bare name"),
+            "kernel/bpf_cache_key.c": ("bpf_host.h", "include cycle"),
         }
         status = 0
         for rel, (inc, want) in bad.items():
@@ -109,7 +168,8 @@ def self_test(root):
             with open(p, "w", encoding="utf-8") as f:
                 f.write(text)
         print("self-test: " + ("FAILED" if status else
-                               "each forbidden include was reported"))
+                               "each forbidden include and cycle was "
+                               "reported"))
         return status
     finally:
         shutil.rmtree(tmp)

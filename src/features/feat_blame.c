@@ -20,17 +20,11 @@
 #include "feat_blame.h"
 #include "map_drain.h"
 #include "output.h"
-#include "testseam.h"
-#include "tp_btf.h"
-
-#define BLAME_RING 32 /* slices kept per CPU (power of two) */
-#define BLAME_ENTRIES 16384 /* victim/culprit pairs per interval */
 
 struct blame_state {
 	struct ss_map_drain map;
 	struct ss_blame_row *rows, *culprits;
 	bool ready;
-	bool task_storage; /* waits in task local storage, not by tid */
 	struct ss_emit e; /* the table, CSV or JSON records */
 };
 
@@ -44,57 +38,18 @@ static int blame_check(struct ss_app *app, void *st)
 	return 0;
 }
 
+/* The plan's blame (plan.c decide_blame): where waits are kept, -v. */
 static int blame_configure(struct ss_app *app, void *st)
 {
 	struct blame_state *bs = st;
-	const struct ss_opts *o = &app->o;
-	int by = o->per_cgroup ? 2 : o->per_thread ? 1 : 0, ok = 0;
 
-	if (!o->blame)
+	if (!app->o.blame)
 		return 0;
-	app->bpf.whole_slices = true; /* waits end at each switch-in */
 	ss_emit_init(&bs->e, app->f, app->fmt);
-	if (!ss_tracepoint_exists("sched", "sched_wakeup") ||
-	    !ss_tracepoint_exists("sched", "sched_wakeup_new") ||
-	    !ss_tracepoint_exists("sched", "sched_migrate_task")) {
-		ss_diag("--blame needs the "
-			"sched:sched_wakeup, sched_wakeup_new and "
-			"sched_migrate_task tracepoints, not found in "
-			"tracefs");
-		return 1;
-	}
-	ok |= ss_app_define(app, "SS_BLAME", 1);
-	ok |= ss_app_define(app, "SS_BLAME_BY", by);
-	ok |= ss_app_define(app, "SS_BLAME_RING", BLAME_RING);
-	ok |= ss_app_define(app, "SS_BLAME_ENTRIES", BLAME_ENTRIES);
-	ok |= ss_app_define(app, "SS_NR_CPUS", app->ncpus_possible);
-	ok |= ss_app_define(app, "SS_NEED_MIGRATE", 1);
-	ok |= ss_app_define(app, "SS_NEED_WAKEUP", 1);
-	/*
-	 * Each thread's wait in its task storage where every program that
-	 * touches it has the task as a typed pointer (tp_btf) and the kernel
-	 * allows that (5.11+): a helper call on the task's own storage in
-	 * place of a hash lookup at each switch-out, switch-in and wakeup.
-	 * Its map needs BTF: the module is compiled with debug info.  Else a
-	 * hash by tid, whose entries sched_process_exit drops.
-	 */
-	bs->task_storage = app->bpf.tp_btf &&
-			   !ss_seam(SS_SEAM_NO_TASK_STORAGE) &&
-			   ss_tp_btf_task_storage("sched_wakeup");
 	if (app->o.verbose)
 		fprintf(stderr, "switchstat: --blame waits: %s\n",
-			bs->task_storage ? "task local storage"
-					 : "hash by thread id");
-	if (bs->task_storage) {
-		app->bpf.keep_btf = true;
-		ok |= ss_app_define(app, "SS_BLAME_TASK_STORAGE", 1);
-	} else {
-		ok |= ss_app_define(app, "SS_NEED_EXIT", 1);
-	}
-	if (ok) {
-		ss_diag("too many BPF cflags");
-		return 1;
-	}
+			app->plan->blame.task_storage ? "task local storage"
+						      : "hash by thread id");
 	return 0;
 }
 
@@ -126,17 +81,18 @@ static int tail(struct ss_app *app, const char *array, const char *fn, int type)
 static int blame_attach(struct ss_app *app, void *st)
 {
 	struct blame_state *bs = st;
+	uint32_t n = app->plan->blame.entries;
 
 	if (!app->o.blame)
 		return 0;
 	bs->map.fd = ss_bpf_map_fd(&app->bpf, "blame");
 	bs->map.key_size = sizeof(struct ss_blame_key);
 	bs->map.val_size = sizeof(struct ss_blame_val);
-	bs->map.cap = BLAME_ENTRIES;
-	bs->map.keys = calloc(BLAME_ENTRIES, sizeof(struct ss_blame_key));
-	bs->map.vals = calloc(BLAME_ENTRIES, sizeof(struct ss_blame_val));
-	bs->rows = calloc(BLAME_ENTRIES, sizeof(*bs->rows));
-	bs->culprits = calloc(BLAME_ENTRIES, sizeof(*bs->culprits));
+	bs->map.cap = n;
+	bs->map.keys = calloc(n, sizeof(struct ss_blame_key));
+	bs->map.vals = calloc(n, sizeof(struct ss_blame_val));
+	bs->rows = calloc(n, sizeof(*bs->rows));
+	bs->culprits = calloc(n, sizeof(*bs->culprits));
 	if (bs->map.fd < 0 || !bs->map.keys || !bs->map.vals || !bs->rows ||
 	    !bs->culprits) {
 		ss_diag("blame map missing");
@@ -147,7 +103,7 @@ static int blame_attach(struct ss_app *app, void *st)
 	    tail(app, "blame_tail_ck", "ss_blame_flush_ck",
 		 BPF_PROG_TYPE_PERF_EVENT))
 		return 1;
-	return (!bs->task_storage &&
+	return (!app->plan->blame.task_storage &&
 		ss_app_attach_sched(app, "sched_process_exit")) ||
 	       ss_app_attach_sched(app, "sched_wakeup") ||
 	       ss_app_attach_sched(app, "sched_wakeup_new") ||

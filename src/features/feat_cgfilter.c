@@ -101,12 +101,13 @@ static int cgfilter_check(struct ss_app *app, void *st)
 	return 0;
 }
 
-/* Compile the filter in: -DSS_FILTER_CGROUP=1. */
-static int cgfilter_configure(struct ss_app *app, void *st)
+/* Tell the plan to compile the filter in (SS_FILTER_CGROUP). */
+static int cgfilter_open(struct ss_app *app, void *st)
 {
 	struct cgfilter_state *cf = st;
 
-	return cf->on && ss_app_define(app, "SS_FILTER_CGROUP", 1) ? 1 : 0;
+	app->facts.opened.cgroup_filter = cf->on;
+	return 0;
 }
 
 /* Index 0 of cgroup_filter: the directory (the kernel keeps the cgroup). */
@@ -143,7 +144,7 @@ const struct ss_feature ss_feat_cgfilter = {
 	.name = "cgfilter",
 	.state_size = sizeof(struct cgfilter_state),
 	.check = cgfilter_check,
-	.configure = cgfilter_configure,
+	.open = cgfilter_open,
 	.attach = cgfilter_attach,
 	.close = cgfilter_close,
 };

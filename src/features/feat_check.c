@@ -50,8 +50,9 @@ static void print_check(struct ss_app *app)
 	if (missed)
 		ss_diag_raw(" + missed %.1f ms", missed / 1e6);
 	/* the kernel's task clock leaves these out of tasks' time */
-	if (app->bpf.task_clock && app->bpf.kexcl_what && *app->bpf.kexcl_what)
-		ss_diag_raw(" + %s %.1f ms", app->bpf.kexcl_what, kexcl / 1e6);
+	if (app->plan->path.kexcl)
+		ss_diag_raw(" + %s %.1f ms", app->plan->path.kexcl_what,
+			    kexcl / 1e6);
 	ss_diag_raw(" = ");
 	if (app->hotplug_seen)
 		ss_diag_raw("%.1f ms of %d CPUs x %.1f ms less %.1f ms offline",
@@ -66,6 +67,8 @@ static void print_check(struct ss_app *app)
 
 static int check_interval(struct ss_app *app, void *st)
 {
+	const struct ss_plan_path *pa = &app->plan->path;
+
 	if (app->o.check)
 		print_check(app);
 	if (app->o.verbose)
@@ -89,26 +92,27 @@ static int check_interval(struct ss_app *app, void *st)
 	if (app->o.verbose)
 		ss_diag_raw("; %" PRIu64 " thread exits (not counted)",
 			    app->iv.stats[SS_STAT_EXIT_SWITCHES]);
-	if (app->o.verbose && app->bpf.raw_sched)
+	if (app->o.verbose && pa->mode.raw_sched)
 		ss_diag_raw(", %" PRIu64 " of them a reaped leader's last",
 			    app->iv.stats[SS_STAT_REAP_RACE]);
-	if (app->o.verbose && app->bpf.raw_sched)
+	if (app->o.verbose && pa->mode.raw_sched)
 		ss_diag_raw("; %" PRIu64 " switches not reported by the kernel "
 			    "(%s)",
 			    app->iv.stats[SS_STAT_UNREPORTED],
-			    app->bpf.exit_tp ? "caught at sched_exit_tp"
-					     : "found late: no sched_exit_tp");
-	if (app->o.verbose && app->bpf.raw_sched && !app->bpf.exit_tp &&
-	    app->bpf.kclock)
+			    app->exit_tp_attached
+				    ? "caught at sched_exit_tp"
+				    : "found late: no sched_exit_tp");
+	if (app->o.verbose && pa->mode.raw_sched && !app->exit_tp_attached &&
+	    pa->kclock)
 		ss_diag_raw(", %" PRIu64 " slices after them charged %.3f ms "
 			    "from the kernel's clock",
 			    app->iv.stats[SS_STAT_RECOVERED],
 			    app->iv.stats[SS_STAT_RECOVERED_NS] / 1e6);
-	if (app->o.verbose && app->bpf.raw_sched)
+	if (app->o.verbose && pa->mode.raw_sched)
 		ss_diag_raw("; %" PRIu64 " run-queue waits whose wakeup the "
 			    "kernel did not report (timed by run_delay)",
 			    app->iv.stats[SS_STAT_RUNQ_LATE]);
-	if (app->o.verbose && app->bpf.raw_sched)
+	if (app->o.verbose && pa->mode.raw_sched)
 		ss_diag_raw("; BTF offsets checked %" PRIu64 ", wrong %" PRIu64,
 			    app->iv.stats[SS_STAT_BTF_OK],
 			    app->iv.stats[SS_STAT_BTF_BAD]);

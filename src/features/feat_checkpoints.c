@@ -64,13 +64,9 @@ static int ckpt_configure(struct ss_app *app, void *st)
 	struct ckpt_state *cp = st;
 	const struct ss_opts *o = &app->o;
 
-	if (o->trace)
-		return 0;
 	/* two accumulator maps, one per interval parity (ckpt_edge) */
-	if (ss_app_define(app, "SS_ACCUM_GENS", 1)) {
-		ss_diag("too many BPF cflags");
-		return 1;
-	}
+	if (!app->plan->rows.accum_gens)
+		return 0;
 	cp->period_ns = o->interval_ms * 1000000ULL / CKPT_DIV;
 	if (cp->period_ns < CKPT_MIN_NS)
 		cp->period_ns = CKPT_MIN_NS;

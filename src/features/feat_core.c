@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * feat_core.c - the switch accounting every run has: the probe's cflags,
- * the collector of the accumulator map, sched_switch (attached last, once
- * all it feeds is in place) and, each interval, the rows and the table.
+ * feat_core.c - the switch accounting every run has: the collector of the
+ * accumulator map (its size and settings from the plan, plan.h),
+ * sched_switch (attached last, once all it feeds is in place) and, each
+ * interval, the rows and the table.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,8 +13,6 @@
 
 #include "collect.h"
 #include "feat_core.h"
-#include "procfs.h"
-#include "testseam.h"
 #include "probes/shared.h"
 
 struct core_state {
@@ -21,41 +20,6 @@ struct core_state {
 	bool col_ready;
 	uint64_t start_ns; /* CLOCK_MONOTONIC of the last collect */
 };
-
-static uint32_t default_map_entries(void)
-{
-	uint32_t n = ss_pid_max();
-
-	if (n < 8192)
-		n = 8192;
-	if (n > 65536)
-		n = 65536;
-	return n;
-}
-
-static int core_configure(struct ss_app *app, void *st)
-{
-	int ok = 0;
-
-	app->map_entries =
-		app->o.map_entries ? app->o.map_entries : default_map_entries();
-	ok |= ss_app_define(app, "SS_MAP_ENTRIES", app->map_entries);
-	ok |= ss_app_define(app, "SS_PER_THREAD", app->o.per_thread);
-	/* whether to look: the ids go into maps (core_attach), so one
-	 * compiled object serves every target (probes/select.bpf.h) */
-	ok |= ss_app_define(app, "SS_FILTER_TGID", app->o.pid != 0);
-	ok |= ss_app_define(app, "SS_FILTER_TID", app->o.tid != 0);
-	ok |= ss_app_define(app, "SS_FILTER_LIST",
-			    app->o.npids > 1 || app->o.ntids > 1);
-	/* test seam for the verifier-rejection tests (tests/integration) */
-	if (ss_seam(SS_SEAM_VERIFIER_FAIL))
-		ok |= ss_app_define(app, "SS_TEST_VERIFIER_FAIL", 1);
-	if (ok) {
-		ss_diag("too many BPF cflags");
-		return 1;
-	}
-	return 0;
-}
 
 /*
  * -p/-t lists: their ids into the probe's filter map @name (the keys are
@@ -115,12 +79,12 @@ static int core_attach(struct ss_app *app, void *st)
 		return 1;
 	cs->col_ready = true;
 	if (ss_collect_init(&cs->col, accum, stats, app->ncpus_possible,
-			    app->map_entries)) {
+			    app->plan->rows.map_entries)) {
 		ss_diag("cannot read BPF maps: %s", strerror(errno));
 		return 1;
 	}
 	/* two maps, one per interval parity (SS_ACCUM_GENS): the other */
-	if (ss_app_defined(app, "SS_ACCUM_GENS", 1)) {
+	if (app->plan->rows.accum_gens) {
 		int b = ss_bpf_map_fd(&app->bpf, "accum_b");
 
 		if (b < 0) {
@@ -237,7 +201,6 @@ static void core_close(struct ss_app *app, void *st)
 const struct ss_feature ss_feat_core = {
 	.name = "core",
 	.state_size = sizeof(struct core_state),
-	.configure = core_configure,
 	.attach = core_attach,
 	.start = core_start,
 	.reset = core_reset,

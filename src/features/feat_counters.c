@@ -20,7 +20,6 @@
 #include <string.h>
 #include <stdio.h>
 #include <sys/syscall.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <bcc/libbpf.h>
@@ -248,29 +247,12 @@ out:
 	return ret;
 }
 
-/* the test seam counter_times (testseam.h) */
-static bool times_for_all(void)
-{
-	return ss_seam(SS_SEAM_COUNTER_TIMES);
-}
-
 /*
- * Whether the kernel's BPF has atomic OR (BPF_ATOMIC | BPF_OR, Linux
- * 5.12+; older verifiers reject it: "BPF_STX uses reserved fields").
- * An unreadable release counts as new.
+ * Open the perf events (root), and tell the plan how many opened and
+ * which are not software events (those can be multiplexed: read with
+ * their times).  0 or 1.
  */
-static bool kernel_has_atomic_or(void)
-{
-	struct utsname u;
-	int maj, min;
-
-	if (uname(&u) || sscanf(u.release, "%d.%d", &maj, &min) != 2)
-		return true;
-	return maj > 5 || (maj == 5 && min >= 12);
-}
-
-/* Open the perf events (root), add the probe's cflags: 0 or 1. */
-static int ctr_configure(struct ss_app *app, void *st)
+static int ctr_open(struct ss_app *app, void *st)
 {
 	struct ctr_state *ctr = st;
 	int ret = 0;
@@ -288,35 +270,26 @@ static int ctr_configure(struct ss_app *app, void *st)
 		return 1;
 	}
 	/* 0: the probe compiles no counter code at all */
-	if (ss_app_define(app, "SS_NR_COUNTERS", ctr->nr))
-		goto full;
-	if (ctr->nr) {
-		unsigned long long times = 0;
-
-		app->bpf.whole_slices = true; /* per-slice counter deltas */
-		/*
-		 * PMU events can be multiplexed: read them with their times.
-		 * The test seam counter_times does so for every event, so the
-		 * tests cover that path on machines without a PMU.
-		 */
-		for (int i = 0; i < ctr->nr; i++)
-			if (ctr->ev[i].type != PERF_TYPE_SOFTWARE ||
-			    times_for_all())
-				times |= 1ULL << i;
-		if (ss_app_define(app, "SS_NR_CPUS", ctr->ncpus) ||
-		    ss_app_define(app, "SS_CTR_TIMES", times) ||
-		    ss_app_define(app, "SS_ATOMIC_OR", kernel_has_atomic_or()))
-			goto full;
-		app->info.ctr_timed = times;
-		if (app->o.verbose && !kernel_has_atomic_or())
-			ss_diag("no BPF atomic OR (Linux < 5.12): scaled marks "
-				"are set without it, so two CPUs charging one "
-				"row at once can drop one");
-	}
+	app->facts.opened.counters = ctr->nr;
+	for (int i = 0; i < ctr->nr; i++)
+		if (ctr->ev[i].type != PERF_TYPE_SOFTWARE)
+			app->facts.opened.ctr_hw |= 1ULL << i;
 	return 0;
-full: /* a setting the probe would silently miss */
-	ss_diag("too many BPF cflags");
-	return 1;
+}
+
+/* The plan's counter settings (plan.c decide_ctr) for the report. */
+static int ctr_configure(struct ss_app *app, void *st)
+{
+	const struct ss_plan_ctr *c = &app->plan->ctr;
+
+	if (!c->nr)
+		return 0;
+	app->info.ctr_timed = c->times;
+	if (app->o.verbose && !c->atomic_or)
+		ss_diag("no BPF atomic OR (Linux < 5.12): scaled marks "
+			"are set without it, so two CPUs charging one "
+			"row at once can drop one");
+	return 0;
 }
 
 /* Store the perf fds in the ctrN maps the probe reads. */
@@ -396,6 +369,7 @@ const struct ss_feature ss_feat_counters = {
 	.name = "counters",
 	.state_size = sizeof(struct ctr_state),
 	.check = ctr_check,
+	.open = ctr_open,
 	.configure = ctr_configure,
 	.attach = ctr_attach,
 	.close = ctr_close,

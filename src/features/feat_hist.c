@@ -21,8 +21,6 @@
 #include "histmap.h"
 #include "map_drain.h"
 
-#define HIST_MAX_KEYS 65536 /* hist map size cap (-P/-L): 15 MB */
-
 struct hist_state {
 	struct ss_map_drain map; /* hist (-P/-L) */
 	int cpu_fd; /* hist_cpu (one histogram per kind) */
@@ -49,58 +47,24 @@ static bool waits_on(const struct ss_opts *o)
 	return o->hist & (SS_HIST_OFFCPU | SS_HIST_RUNQ);
 }
 
-/* After the environment check: the tracepoints, the probe's cflags. */
+/* The plan's histograms (plan.c decide_hist): how they are kept, shown. */
 static int hist_configure(struct ss_app *app, void *st)
 {
 	struct hist_state *hs = st;
 	const struct ss_opts *o = &app->o;
-	const struct ss_hist_kind_def *k;
-	size_t nk;
-	int ok = 0;
+	const struct ss_plan_hist *h = &app->plan->hist;
 
-	if (!o->hist)
+	if (!h->kinds)
 		return 0;
-	app->bpf.whole_slices = true; /* slice and wait lengths */
-	if ((o->hist & SS_HIST_RUNQ) &&
-	    (!ss_tracepoint_exists("sched", "sched_wakeup") ||
-	     !ss_tracepoint_exists("sched", "sched_wakeup_new"))) {
-		ss_diag("--hist runq needs the "
-			"sched:sched_wakeup and sched_wakeup_new "
-			"tracepoints, not found in tracefs");
-		return 1;
-	}
-	hs->fmt.per = o->per_thread	    ? 2
-		      : o->hist_per_process ? 1
-		      : o->per_cgroup	    ? 3
-					    : 0;
-	hs->by_cgroup = o->per_cgroup || o->listen;
-	hs->collect_per = hs->fmt.per || !hs->by_cgroup ? hs->fmt.per : 3;
+	hs->fmt.per = h->shown_per;
+	hs->by_cgroup = h->by_cgroup;
+	hs->collect_per = h->per;
 	hs->fmt.ms = o->milliseconds;
 	hs->fmt.top = o->top;
 	hs->fmt.alone = o->hist_only;
 	hs->fmt.timestamp = o->hist_only && o->timestamp;
 	ss_emit_init(&hs->e, app->f, app->fmt);
-	/* -P/-L: one key per task and kind; capped, a value is 232 bytes */
-	hs->entries = hs->collect_per ? app->map_entries : SS_HK_MAX;
-	if (hs->entries > HIST_MAX_KEYS)
-		hs->entries = HIST_MAX_KEYS;
-
-	nk = ss_hist_kinds(&k);
-	for (size_t i = 0; i < nk; i++)
-		ok |= ss_app_define(app, k[i].define, !!(o->hist & k[i].bit));
-	ok |= ss_app_define(app, "SS_HIST_PER", hs->collect_per);
-	ok |= ss_app_define(app, "SS_HIST_CGROUP", hs->by_cgroup);
-	ok |= ss_app_define(app, "SS_HIST_UNIT_NS",
-			    o->milliseconds ? 1000000 : 1000);
-	ok |= ss_app_define(app, "SS_HIST_ENTRIES", hs->entries);
-	if (waits_on(o))
-		ok |= ss_app_define(app, "SS_NEED_EXIT", 1);
-	if (o->hist & SS_HIST_RUNQ)
-		ok |= ss_app_define(app, "SS_NEED_WAKEUP", 1);
-	if (ok) {
-		ss_diag("too many BPF cflags");
-		return 1;
-	}
+	hs->entries = h->entries;
 	return 0;
 }
 

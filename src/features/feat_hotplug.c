@@ -13,9 +13,9 @@
  * spanning offline time is dropped, counter readings start a new
  * baseline); for a CPU that came up it first has every feature reopen its
  * perf events there (feature.h cpu_up).  The socket is opened and the
- * online mask read in configure, before any feature opens a per-CPU event:
- * a CPU that was offline then and is back by start is a queued uevent,
- * applied (events reopened) before the thread starts.
+ * online mask read in the open phase, before any feature opens a per-CPU
+ * event: a CPU that was offline then and is back by start is a queued
+ * uevent, applied (events reopened) before the thread starts.
  *
  * It also keeps the time each CPU was online in each interval (for
  * --check) and the number of hotplug events (for -v).  The uevents come
@@ -264,7 +264,7 @@ static int uevent_socket(void)
 	return fd;
 }
 
-static int hp_configure(struct ss_app *app, void *st)
+static int hp_open(struct ss_app *app, void *st)
 {
 	struct hp_state *hp = st;
 
@@ -273,10 +273,6 @@ static int hp_configure(struct ss_app *app, void *st)
 	hp->epoch_fd = -1;
 	hp->cpu_fd = -1;
 	hp->configured = true;
-	if (ss_app_define(app, "SS_HP_CPUS", app->ncpus_possible)) {
-		ss_diag("too many BPF cflags");
-		return 1;
-	}
 	/*
 	 * Listen, then read the online mask, before any feature opens a
 	 * per-CPU event (features after this one): a CPU that goes down or
@@ -347,7 +343,7 @@ static int hp_start(struct ss_app *app, void *st)
 	arg->app = app;
 	arg->hp = hp;
 	/*
-	 * CPUs that changed since hp_configure, before the thread reads the
+	 * CPUs that changed since hp_open, before the thread reads the
 	 * socket too: the queued uevents (a CPU down and up again has its
 	 * events reopened; one that was offline when the features opened
 	 * theirs and is back gets them now)
@@ -365,7 +361,7 @@ static int hp_start(struct ss_app *app, void *st)
 		return 1;
 	}
 	hp->thr_on = true;
-	/* without uevents: a CPU that changed since hp_configure */
+	/* without uevents: a CPU that changed since hp_open */
 	resync(app, hp);
 	return 0;
 }
@@ -477,7 +473,7 @@ static void hp_close(struct ss_app *app, void *st)
 const struct ss_feature ss_feat_hotplug = {
 	.name = "hotplug",
 	.state_size = sizeof(struct hp_state),
-	.configure = hp_configure,
+	.open = hp_open,
 	.attach = hp_attach,
 	.start = hp_start,
 	.reset = hp_reset,

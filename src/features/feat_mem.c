@@ -24,46 +24,11 @@
 #include "cpu_events.h"
 #include "cpus.h"
 #include "feat_mem.h"
-
-/*
- * One memory event: a tracepoint, or a begin/end pair (tp[1] set), compiled
- * in with -D`macro`=1, feeding column info.mem_na[col].
- */
-struct mem_event {
-	const char *macro;
-	int col;
-	const char *cat;
-	const char *tp[2];
-	const char *fn[2]; /* TRACEPOINT_PROBE function names */
-};
-
-static const struct mem_event mem_events[] = {
-	{ "SS_MEM_PGALLOC",
-	  1,
-	  "kmem",
-	  { "mm_page_alloc" },
-	  { "tracepoint__kmem__mm_page_alloc" } },
-	{ "SS_MEM_RECLAIM",
-	  2,
-	  "vmscan",
-	  { "mm_vmscan_direct_reclaim_begin", "mm_vmscan_direct_reclaim_end" },
-	  { "tracepoint__vmscan__mm_vmscan_direct_reclaim_begin",
-	    "tracepoint__vmscan__mm_vmscan_direct_reclaim_end" } },
-	{ "SS_MEM_MEMCG_RECLAIM",
-	  2,
-	  "vmscan",
-	  { "mm_vmscan_memcg_reclaim_begin", "mm_vmscan_memcg_reclaim_end" },
-	  { "tracepoint__vmscan__mm_vmscan_memcg_reclaim_begin",
-	    "tracepoint__vmscan__mm_vmscan_memcg_reclaim_end" } },
-};
-
-#define MEM_NEVENTS (sizeof(mem_events) / sizeof(mem_events[0]))
+#include "memkind.h"
 
 struct mem_state {
 	struct ss_cgroup_cache
 		*cg; /* names for output; NULL without cgroup v2 */
-	bool on[MEM_NEVENTS]; /* event compiled in */
-	bool need_exit; /* reclaim starts to drop at thread exit */
 	/* -M faults: page-faults-min and -maj on every CPU (flt_min, flt_maj) */
 	struct ss_cpu_events flt[2];
 	bool faults_on;
@@ -115,51 +80,43 @@ static bool faults_open(struct ss_app *app, struct mem_state *mem)
 	return false;
 }
 
-/* Does the kernel have every tracepoint of e? */
-static bool event_exists(const struct mem_event *e)
+/*
+ * -M: the fault events, opened on every online CPU (the plan compiles
+ * their deltas in where they opened).  0.
+ */
+static int mem_open(struct ss_app *app, void *st)
 {
-	for (int i = 0; i < 2 && e->tp[i]; i++)
-		if (!ss_tracepoint_exists(e->cat, e->tp[i]))
-			return false;
-	return true;
+	struct mem_state *mem = st;
+
+	if (app->o.memory)
+		mem->faults_on = faults_open(app, mem);
+	app->facts.opened.faults = mem->faults_on;
+	return 0;
 }
 
-/* Choose the memory events the kernel has; others become n/a columns. */
-static int events_configure(struct ss_app *app, struct mem_state *mem)
+/* -M: the events the plan compiled in; the others are n/a columns. */
+static void events_configure(struct ss_app *app)
 {
-	bool col_on[3] = { false };
+	const struct ss_plan_mem *m = &app->plan->mem;
 
-	mem->faults_on = faults_open(app, mem);
-	if (mem->faults_on) {
-		col_on[0] = true;
-		app->bpf.whole_slices = true; /* per-slice fault deltas */
-		if (ss_app_define(app, "SS_MEM_FAULTS", 1) ||
-		    ss_app_define(app, "SS_MEM_NR_CPUS", app->ncpus_possible))
-			return 1;
-	}
-	for (size_t i = 0; i < MEM_NEVENTS; i++) {
-		const struct mem_event *e = &mem_events[i];
-
-		mem->on[i] = event_exists(e);
-		if (!mem->on[i]) {
-			if (app->o.verbose)
-				fprintf(stderr,
-					"switchstat: no tracepoint %s:%s in "
-					"this kernel: left out\n",
-					e->cat, e->tp[0]);
-			continue;
-		}
-		col_on[e->col] = true;
-		if (ss_app_define(app, e->macro, 1))
-			return 1;
-		if (e->col == 2)
-			mem->need_exit = true;
+	for (int i = 0; i < SS_MEM_NKINDS; i++) {
+		if (!m->kind[i] && app->o.verbose)
+			fprintf(stderr,
+				"switchstat: no tracepoint %s:%s in this "
+				"kernel: left out\n",
+				ss_mem_kinds[i].cat, ss_mem_kinds[i].tp[0]);
 	}
 	for (int c = 0; c < 3; c++)
-		app->info.mem_na[c] = !col_on[c];
-	if (!mem->need_exit)
-		return 0;
-	return ss_app_define(app, "SS_NEED_EXIT", 1) ? 1 : 0;
+		app->info.mem_na[c] = m->na[c];
+}
+
+/* Whether a reclaim event is on: its begin must be dropped at exit. */
+static bool reclaim_on(const struct ss_plan_mem *m)
+{
+	for (int i = 0; i < SS_MEM_NKINDS; i++)
+		if (m->kind[i] && ss_mem_kinds[i].col == 2)
+			return true;
+	return false;
 }
 
 /* The id -> path cache for the CGROUP column; without it ids print. */
@@ -180,7 +137,7 @@ static void names_configure(struct ss_app *app, struct mem_state *mem,
 	app->info.cg = mem->cg;
 }
 
-/* Cgroup names and the memory events' cflags. */
+/* Cgroup names, and which memory events the plan compiled in. */
 static int mem_configure(struct ss_app *app, void *st)
 {
 	struct mem_state *mem = st;
@@ -199,7 +156,9 @@ static int mem_configure(struct ss_app *app, void *st)
 		if (!ret)
 			names_configure(app, mem, mount);
 	}
-	return o->memory ? events_configure(app, mem) : 0;
+	if (o->memory)
+		events_configure(app);
+	return 0;
 }
 
 static int mem_attach(struct ss_app *app, void *st)
@@ -222,12 +181,13 @@ static int mem_attach(struct ss_app *app, void *st)
 			return 1;
 		}
 	}
-	if (mem->need_exit && ss_app_attach_sched(app, "sched_process_exit"))
+	if (reclaim_on(&app->plan->mem) &&
+	    ss_app_attach_sched(app, "sched_process_exit"))
 		return 1;
-	for (size_t i = 0; i < MEM_NEVENTS; i++) {
-		const struct mem_event *e = &mem_events[i];
+	for (int i = 0; i < SS_MEM_NKINDS; i++) {
+		const struct ss_mem_kind_def *e = &ss_mem_kinds[i];
 
-		if (!mem->on[i])
+		if (!app->plan->mem.kind[i])
 			continue;
 		for (int j = 0; j < 2 && e->tp[j]; j++) {
 			if (ss_bpf_attach_tp(&app->bpf, e->fn[j], e->cat,
@@ -274,6 +234,7 @@ static void mem_close(struct ss_app *app, void *st)
 const struct ss_feature ss_feat_mem = {
 	.name = "mem",
 	.state_size = sizeof(struct mem_state),
+	.open = mem_open,
 	.configure = mem_configure,
 	.attach = mem_attach,
 	.close = mem_close,

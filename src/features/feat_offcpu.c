@@ -18,18 +18,14 @@
  * kernel's BTF; without it I/O waits count as D.  TASK_KILLABLE is told
  * apart on the raw tracepoint path only (the regular one reports D).
  */
-#include <bpf/btf.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <bcc/libbpf.h>
 
-#include "btf_offsets.h"
-#include "vmlinux_btf.h"
 #include "feat_offcpu.h"
 #include "map_drain.h"
-#include "testseam.h"
 #include "probes/offcpu_shared.h"
 
 struct offcpu_state {
@@ -38,87 +34,31 @@ struct offcpu_state {
 	struct ss_map_drain drain;
 	__u32 *tids; /* drain.cap keys of offcpu_task */
 	uint64_t t_prev; /* time of the last edge read (0: none yet) */
-	bool iowait_known;
 };
 
-/* in_iowait's place in task_struct, as -D numbers for the probe */
-static void iowait_configure(struct ss_app *app, struct offcpu_state *st)
-{
-	const struct btf *btf = ss_vmlinux_btf();
-	unsigned int bit;
-
-	st->iowait_known = false;
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (btf && !ss_btf_bitfield(btf, "task_struct", "in_iowait", &bit) &&
-	    !ss_app_define(app, "SS_OFF_IOWAIT_BYTE", bit / 8) &&
-	    !ss_app_define(app, "SS_OFF_IOWAIT_BIT", bit % 8) &&
-	    !ss_app_define(app, "SS_OFF_IOWAIT_BTF", 1))
-		st->iowait_known = true;
-#endif
-}
-
 /*
- * The test seam miss_arrive=N (2-1000) makes the probe ignore
- * every Nth switch-in of a thread with an open span, as if the kernel had
- * not run the program for it (offcpu.bpf.h).  Returns 0, or 1 after a
- * message.
+ * The plan's off-CPU probe (plan.c): --offcpu, or the spans --wakers and
+ * --stacks attribute; -v says what it tells apart.  With the test seam
+ * miss_arrive=N (2-1000) the probe ignores every Nth switch-in of a
+ * thread with an open span, as if the kernel had not run the program for
+ * it (offcpu.bpf.h).  SS_OFF_KSUM: the probe closes a span whose switch-in
+ * it did not see by the kernel's clock of the thread's time on CPU since.
  */
-static int test_miss_arrive(struct ss_app *app)
-{
-	if (!ss_seam(SS_SEAM_MISS_ARRIVE))
-		return 0;
-	if (ss_app_define(app, "SS_TEST_MISS_ARRIVE",
-			  ss_seam_value(SS_SEAM_MISS_ARRIVE))) {
-		ss_diag("too many BPF cflags");
-		return 1;
-	}
-	return 0;
-}
-
-/*
- * task_struct.se.sum_exec_runtime's offset, as SS_OFF_KSUM (the probe
- * closes a span whose switch-in it did not see by the kernel's clock of
- * the thread's time on CPU since).  Returns whether it is known.
- */
-static bool ksum_configure(struct ss_app *app)
-{
-	const struct btf *btf = ss_vmlinux_btf();
-	unsigned int off;
-
-	return btf && !ss_btf_task_se_u64(btf, "sum_exec_runtime", &off) &&
-	       !ss_app_define(app, "SS_OFF_KSUM", off);
-}
-
 static int offcpu_configure(struct ss_app *app, void *vst)
 {
-	struct offcpu_state *st = vst;
-	bool ksum;
+	const struct ss_plan_off *off = &app->plan->off;
 
-	/* --wakers and --stacks attribute the spans of the --offcpu probe */
-	if (!app->o.offcpu && !app->o.wakers && !app->o.stacks)
+	if (!off->on)
 		return 0;
-	/*
-	 * spans end at every switch-in, also one the kernel does not report
-	 * (sched_exit_tp): else the span of a task that arrived unseen
-	 * stayed open while it ran, and the host charged it as off-CPU
-	 */
-	app->bpf.whole_slices = true;
-	if (ss_app_define(app, "SS_OFFCPU", 1)) {
-		ss_diag("too many BPF cflags");
-		return 1;
-	}
-	iowait_configure(app, st);
-	if (test_miss_arrive(app))
-		return 1;
-	ksum = ksum_configure(app);
 	if (app->o.verbose)
 		ss_diag("--offcpu: S, D, %sI, T, t, R told apart; I/O wait %s; "
 			"a span whose switch-in was not seen ends %s",
-			app->bpf.raw_sched ? "D killable, " : "",
-			st->iowait_known ? "from task_struct.in_iowait (BTF)"
-					 : "not known (counted as D)",
-			ksum ? "at the thread's arrival (se.sum_exec_runtime)"
-			     : "at its next switch-out");
+			app->plan->path.mode.raw_sched ? "D killable, " : "",
+			off->iowait ? "from task_struct.in_iowait (BTF)"
+				    : "not known (counted as D)",
+			off->ksum ? "at the thread's arrival "
+				    "(se.sum_exec_runtime)"
+				  : "at its next switch-out");
 	return 0;
 }
 
@@ -252,7 +192,7 @@ static int offcpu_attach(struct ss_app *app, void *vst)
 	}
 	st->drain.key_size = sizeof(struct ss_key);
 	st->drain.val_size = sizeof(struct ss_off_val);
-	st->drain.cap = app->map_entries;
+	st->drain.cap = app->plan->rows.map_entries;
 	st->drain.keys = calloc(st->drain.cap, sizeof(struct ss_key));
 	st->drain.vals = calloc(st->drain.cap, sizeof(struct ss_off_val));
 	st->tids = calloc(st->drain.cap, sizeof(*st->tids));

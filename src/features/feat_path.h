@@ -2,7 +2,7 @@
 /*
  * feat_path.h - which tracepoint path the probes take: raw tracepoints
  * with task_struct offsets from the running kernel's BTF, or regular
- * tracepoints.
+ * tracepoints (the plan's choice, said with -v), and sched_exit_tp.
  */
 #ifndef SWITCHSTAT_FEAT_PATH_H
 #define SWITCHSTAT_FEAT_PATH_H
@@ -10,7 +10,5 @@
 #include "feature.h"
 
 extern const struct ss_feature ss_feat_path;
-/* sched_exit_tp: after the features that set app->bpf.whole_slices */
-extern const struct ss_feature ss_feat_path_exit;
 
 #endif

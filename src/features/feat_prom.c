@@ -537,7 +537,7 @@ static void render(const struct prom_state *pr, const struct ss_app *app,
 	per_series(&p, pr, VOFF(involuntary), V_U64, "kind", "involuntary");
 	ss_prom_family(
 		&p, "switchstat_oncpu_seconds", SS_PROM_COUNTER,
-		app->bpf.task_clock
+		app->plan->path.task_clock
 			? "Time on a CPU, the kernel's clock of the task "
 			  "(se.sum_exec_runtime, as schedstat)."
 			: "Time on a CPU, from sched_switch to "

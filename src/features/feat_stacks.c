@@ -35,8 +35,6 @@
 #include "probes/stacks_shared.h"
 #include "wakers.h"
 
-#define STACKS_ENTRIES 16384 /* (thread, stacks) pairs per print */
-#define STACK_TRACES 16384 /* stack map buckets (offcputime's default) */
 #define STACK_DEPTH 127 /* PERF_MAX_STACK_DEPTH */
 #define SYM_CACHES 64 /* per-process symbolizers kept (then all freed) */
 
@@ -77,16 +75,6 @@ static int stacks_configure(struct ss_app *app, void *st)
 	/* -d or a count: once at the end, as offcputime (not --listen) */
 	ss->at_end = o->duration_s != 0 && !o->listen;
 	ss_emit_init(&ss->e, app->f, app->fmt);
-	if (ss_app_define(app, "SS_STACKS", 1) ||
-	    ss_app_define(app, "SS_STACKS_WAKERS", o->wakers) ||
-	    ss_app_define(app, "SS_STACKS_ENTRIES", STACKS_ENTRIES) ||
-	    ss_app_define(app, "SS_STACK_TRACES", STACK_TRACES) ||
-	    ss_app_define(app, "SS_STACKS_KERNEL", !o->user_stacks_only) ||
-	    ss_app_define(app, "SS_STACKS_USER", !o->kernel_stacks_only) ||
-	    ss_app_define(app, "SS_STACKS_PER_THREAD", o->per_thread)) {
-		ss_diag("too many BPF cflags");
-		return 1;
-	}
 	return 0;
 }
 
@@ -101,12 +89,12 @@ static int stacks_attach(struct ss_app *app, void *st)
 	ss->err_fd = ss_bpf_map_fd(&app->bpf, "stack_err");
 	ss->map.key_size = sizeof(struct ss_stack_key);
 	ss->map.val_size = sizeof(__u64);
-	ss->map.cap = STACKS_ENTRIES;
-	ss->map.keys = calloc(STACKS_ENTRIES, sizeof(struct ss_stack_key));
-	ss->map.vals = calloc(STACKS_ENTRIES, sizeof(__u64));
-	ss->rows = calloc(STACKS_ENTRIES, sizeof(*ss->rows));
+	ss->map.cap = app->plan->x.stacks_entries;
+	ss->map.keys = calloc(ss->map.cap, sizeof(struct ss_stack_key));
+	ss->map.vals = calloc(ss->map.cap, sizeof(__u64));
+	ss->rows = calloc(ss->map.cap, sizeof(*ss->rows));
 	ss->names = calloc(STACK_DEPTH, sizeof(*ss->names));
-	ss->recs = calloc(STACKS_ENTRIES, sizeof(*ss->recs));
+	ss->recs = calloc(ss->map.cap, sizeof(*ss->recs));
 	if (!ss->names || !ss->recs || ss->map.fd < 0 || ss->traces_fd < 0 ||
 	    ss->err_fd < 0 || !ss->map.keys || !ss->map.vals || !ss->rows) {
 		ss_diag("--stacks: BPF map or memory missing");

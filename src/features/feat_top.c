@@ -116,7 +116,7 @@ static int top_run(struct ss_app *app, void *st)
 		enum ss_top_action act;
 
 		if (now >= wake) {
-			if (ss_features_phase(app, SS_PHASE_INTERVAL)) {
+			if (ss_features_interval(app)) {
 				ret = 1;
 				break;
 			}
@@ -160,7 +160,7 @@ static int top_run(struct ss_app *app, void *st)
 	/* q, Ctrl-C, SIGTERM: the partial interval, for --csv/--json */
 	app->last_interval = true;
 	if (!ret && ss_clock_ns(CLOCK_MONOTONIC) < end)
-		ret = ss_features_phase(app, SS_PHASE_INTERVAL) ? 1 : 0;
+		ret = ss_features_interval(app) ? 1 : 0;
 	return ret;
 }
 

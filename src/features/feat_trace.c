@@ -190,11 +190,6 @@ static int trace_configure(struct ss_app *app, void *st)
 
 	if (!app->o.trace)
 		return 0;
-	app->bpf.whole_slices = true; /* each line's slice */
-	if (ss_app_define(app, "SS_TRACE", 1)) {
-		ss_diag("too many BPF cflags");
-		return 1;
-	}
 	/*
 	 * before anything is written to the stream; never freed: stdout may
 	 * still be flushed at exit

@@ -14,7 +14,6 @@
  * tracepoints (kernel BTF): the interrupt-context brackets must never be
  * skipped.
  */
-#include <bpf/btf.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -23,76 +22,27 @@
 
 #include <bcc/libbpf.h>
 
-#include "btf_offsets.h"
-#include "vmlinux_btf.h"
 #include "cgroup.h"
 #include "feat_wakers.h"
 #include "map_drain.h"
 #include "probes/wakers_shared.h"
 #include "wakers.h"
 
-#define WAKERS_ENTRIES 16384
-
-/*
- * Raw tracepoints in attach order: the brackets' exits before their
- * entries (an exit seen without its entry is ignored; an entry without
- * its exit would leave the CPU "in an interrupt" for good), then the
- * wakeups.
- */
-static const char *const wk_tps[] = {
-	"hrtimer_expire_exit",	"irq_handler_exit",  "softirq_exit",
-	"hrtimer_expire_entry", "irq_handler_entry", "softirq_entry",
-	"sched_waking",
-};
-
-/* their probe functions (kept by the host as the programs' names) */
-static const char *const wk_fns[] = {
-	"raw_tracepoint__hrtimer_expire_exit",
-	"raw_tracepoint__irq_handler_exit",
-	"raw_tracepoint__softirq_exit",
-	"raw_tracepoint__hrtimer_expire_entry",
-	"raw_tracepoint__irq_handler_entry",
-	"raw_tracepoint__softirq_entry",
-	"raw_tracepoint__sched_waking",
-};
-
-#define WK_NTPS (sizeof(wk_tps) / sizeof(wk_tps[0]))
-_Static_assert(sizeof(wk_fns) == sizeof(wk_tps), "one function per tracepoint");
-
 struct wakers_state {
-	int link[WK_NTPS]; /* raw tracepoint attachments (0: none) */
+	int link[SS_WAKERS_NTPS]; /* raw tracepoint attachments (0: none) */
 	struct ss_map_drain map;
 	struct ss_waker_row *rows;
 	struct ss_emit e;
 	bool ready;
 };
 
+/* The plan checked the tracepoints (plan.c decide_extra). */
 static int wakers_configure(struct ss_app *app, void *st)
 {
 	struct wakers_state *ws = st;
-	const struct btf *btf;
 
-	if (!app->o.wakers)
-		return 0;
-	if (!app->bpf.raw_sched) {
-		ss_diag("--wakers needs the raw tracepoints (kernel BTF, Linux "
-			"5.5+; -v says why they are not used)");
-		return 1;
-	}
-	btf = ss_vmlinux_btf();
-	for (size_t i = 0; btf && i < WK_NTPS; i++) {
-		if (ss_btf_tp_nargs(btf, wk_tps[i]) < 1) {
-			ss_diag("--wakers: no raw tracepoint %s in this kernel",
-				wk_tps[i]);
-			return 1;
-		}
-	}
-	ss_emit_init(&ws->e, app->f, app->fmt);
-	if (ss_app_define(app, "SS_WAKERS", 1) ||
-	    ss_app_define(app, "SS_WAKERS_ENTRIES", WAKERS_ENTRIES)) {
-		ss_diag("too many BPF cflags");
-		return 1;
-	}
+	if (app->o.wakers)
+		ss_emit_init(&ws->e, app->f, app->fmt);
 	return 0;
 }
 
@@ -103,32 +53,32 @@ static int wakers_attach(struct ss_app *app, void *st)
 
 	if (!app->o.wakers)
 		return 0;
-	for (size_t i = 0; i < WK_NTPS; i++) {
+	for (size_t i = 0; i < SS_WAKERS_NTPS; i++) {
 		int fd, lfd;
 
-		fd = ss_bpf_load(&app->bpf, wk_fns[i],
+		fd = ss_bpf_load(&app->bpf, ss_wakers_fns[i],
 				 BPF_PROG_TYPE_RAW_TRACEPOINT, err,
 				 sizeof(err));
 		if (fd < 0) {
 			ss_diag("%s", err);
 			return 1;
 		}
-		lfd = bpf_attach_raw_tracepoint(fd, wk_tps[i]);
+		lfd = bpf_attach_raw_tracepoint(fd, ss_wakers_tps[i]);
 		if (lfd >= 0)
 			ws->link[i] = lfd;
 		if (lfd < 0) {
 			ss_diag("cannot attach raw tracepoint %s: %s",
-				wk_tps[i], strerror(errno));
+				ss_wakers_tps[i], strerror(errno));
 			return 1;
 		}
 	}
 	ws->map.fd = ss_bpf_map_fd(&app->bpf, "wakers");
 	ws->map.key_size = sizeof(struct ss_waker_key);
 	ws->map.val_size = sizeof(struct ss_waker_val);
-	ws->map.cap = WAKERS_ENTRIES;
-	ws->map.keys = calloc(WAKERS_ENTRIES, sizeof(struct ss_waker_key));
-	ws->map.vals = calloc(WAKERS_ENTRIES, sizeof(struct ss_waker_val));
-	ws->rows = calloc(WAKERS_ENTRIES, sizeof(*ws->rows));
+	ws->map.cap = app->plan->x.wakers_entries;
+	ws->map.keys = calloc(ws->map.cap, sizeof(struct ss_waker_key));
+	ws->map.vals = calloc(ws->map.cap, sizeof(struct ss_waker_val));
+	ws->rows = calloc(ws->map.cap, sizeof(*ws->rows));
 	if (ws->map.fd < 0 || !ws->map.keys || !ws->map.vals || !ws->rows) {
 		ss_diag("--wakers: BPF map or memory missing");
 		return 1;
@@ -367,7 +317,7 @@ static void wakers_close(struct ss_app *app, void *st)
 {
 	struct wakers_state *ws = st;
 
-	for (size_t i = 0; i < WK_NTPS; i++)
+	for (size_t i = 0; i < SS_WAKERS_NTPS; i++)
 		if (ws->link[i] > 0)
 			close(ws->link[i]);
 	free(ws->map.keys);

@@ -22,16 +22,19 @@
 #include "selfstats.h"
 
 /*
- * Table order is phase order: core first (its cflags, the collector, the
- * interval's table before anything else prints); its start() attaches
- * sched_switch after every other attach, once all it feeds is in place.
- * Within an interval: table, histograms, blame, then check's --check/-v lines,
- * then the exporter's snapshot of it all (prom: its start() binds the
- * HTTP port once the probes run).
+ * Table order is phase order; each feature is listed once.  The open
+ * phase runs before the plan (hotplug listens before anyone opens a
+ * per-CPU event); every -D cflag comes from the plan (plan_cflags.c).
+ * path's start() loads sched_exit_tp after every other attach and before
+ * core's start() attaches sched_switch, once all it feeds is in place.
+ * Within an interval: table, histograms, blame, then check's --check/-v
+ * lines, then the exporter's snapshot of it all (prom: its start() binds
+ * the HTTP port once the probes run); then the after_interval phase
+ * (path: sched_exit_tp once the kernel hid a switch).
  * Programs load in this order, which is the order --self-stats lists.
  */
 static const struct ss_feature *const ss_features[] = {
-	&ss_feat_path, /* raw or regular tracepoints */
+	&ss_feat_path, /* raw or regular tracepoints, sched_exit_tp */
 	&ss_feat_core, /* switch accounting, interval table */
 	&ss_feat_hotplug, /* CPUs going offline and back */
 	&ss_feat_identity, /* row keys and names (start time, leader, cgroup) */
@@ -46,8 +49,6 @@ static const struct ss_feature *const ss_features[] = {
 	&ss_feat_stacks, /* --stacks */
 	&ss_feat_trace, /* --trace */
 	&ss_feat_check, /* --check, -v per interval */
-	&ss_feat_path_exit, /* sched_exit_tp: after whole_slices is known,
-			     * attached after the check's lines */
 	&ss_feat_selfstats, /* --self-stats */
 	&ss_feat_prom, /* --listen: snapshot of the interval */
 	&ss_feat_top, /* --top: the live view (runs the interval loop) */
@@ -66,6 +67,16 @@ int ss_features_init(struct ss_app *app)
 int ss_features_phase(struct ss_app *app, enum ss_phase phase)
 {
 	return ss_feature_table_phase(ss_features, NFEATURES, app, phase);
+}
+
+/* ss_features_interval - see feature.h */
+int ss_features_interval(struct ss_app *app)
+{
+	if (ss_features_phase(app, SS_PHASE_INTERVAL))
+		return 1;
+	if (app->last_interval)
+		return 0;
+	return ss_features_phase(app, SS_PHASE_AFTER_INTERVAL);
 }
 
 /* ss_features_run - see feature.h */

@@ -6,7 +6,6 @@
  * map references in bpf_cache_file.c, the directory in bpf_cache_dir.c.
  */
 #include "bpf_cache.h"
-#include "bpf_host.h"
 
 #include <errno.h>
 #include <fcntl.h>

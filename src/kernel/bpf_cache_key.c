@@ -6,7 +6,7 @@
  */
 #define _GNU_SOURCE /* dl_iterate_phdr */
 #include "bpf_cache.h"
-#include "bpf_host.h"
+#include "tracefs.h"
 
 #include <fcntl.h>
 #include <link.h>

@@ -13,6 +13,7 @@
 #include "lib_pages.h"
 #include "privs.h"
 #include "tp_btf.h"
+#include "tracefs.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -32,13 +33,6 @@
 #include <bcc/libbpf.h>
 #include <bpf/libbpf.h>
 
-/*
- * tracefs as libbcc looks for it: under debugfs if that exists, else
- * tracefs's own mount point (what a container usually has, as the
- * mount namespace shows it).
- */
-#define TRACEFS_DEBUGFS "/sys/kernel/debug/tracing"
-#define TRACEFS_OWN "/sys/kernel/tracing"
 #define LOG_SIZE (1 << 22)
 
 /* the libraries only the compile runs: clang, LLVM, libbcc's front end */
@@ -57,6 +51,17 @@ static unsigned long long now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* the plan's mode (struct ss_bpf_mode); without one, regular and -g0 */
+static bool raw_sched(const struct ss_bpf *b)
+{
+	return b->mode && b->mode->raw_sched;
+}
+
+static bool tp_btf(const struct ss_bpf *b)
+{
+	return b->mode && b->mode->tp_btf;
 }
 
 static bool is_dir(const char *p)
@@ -109,22 +114,6 @@ static int headers_complete(const char *dir, const char *src, char *err,
 	return -1;
 }
 
-/* ss_tracefs - see bpf_host.h */
-const char *ss_tracefs(void)
-{
-	return access(TRACEFS_DEBUGFS, F_OK) == 0 ? TRACEFS_DEBUGFS
-						  : TRACEFS_OWN;
-}
-
-/* ss_tracepoint_exists - see bpf_host.h */
-bool ss_tracepoint_exists(const char *category, const char *name)
-{
-	char p[PATH_MAX];
-
-	snprintf(p, sizeof(p), "%s/events/%s/%s", ss_tracefs(), category, name);
-	return is_dir(p);
-}
-
 /* ss_bpf_check_env - see bpf_host.h */
 int ss_bpf_check_env(struct ss_bpf *b, char *err, size_t errlen)
 {
@@ -138,9 +127,9 @@ int ss_bpf_check_env(struct ss_bpf *b, char *err, size_t errlen)
 		return -1;
 	if (!ss_tracepoint_exists("sched", "sched_switch")) {
 		snprintf(err, errlen,
-			 "tracefs not found at " TRACEFS_DEBUGFS
-			 " or " TRACEFS_OWN
-			 ": mount -t tracefs tracefs " TRACEFS_OWN
+			 "tracefs not found at " SS_TRACEFS_DEBUGFS
+			 " or " SS_TRACEFS_OWN
+			 ": mount -t tracefs tracefs " SS_TRACEFS_OWN
 			 " (in a container: mount the host's "
 			 "/sys/kernel/tracing, or run scripts/setup.sh)");
 		return -1;
@@ -257,13 +246,13 @@ int ss_bpf_compile(struct ss_bpf *b, const char *text, const char **cflags,
 	 * BTF for the module (the instructions are the same bytes, checked
 	 * with the map fds masked): about 55 ms less CPU per start-up here.
 	 * The cost: a verifier log names no source lines.  Kept (no -g0)
-	 * when a map needs its BTF (b->keep_btf): libbcc creates a task
+	 * when a map needs its BTF (the mode's keep_btf): libbcc creates a task
 	 * storage map only with it.  Such a module is cached too (the
 	 * flags differ, so does the key): a hit makes its map's BTF from
 	 * the key and value sizes (bpf_cache.h, SS_CACHE_BTF_KV).
 	 */
 	memcpy(flags, cflags, ncflags * sizeof(*flags));
-	if (!b->keep_btf)
+	if (!b->mode || !b->mode->keep_btf)
 		flags[ncflags++] = "-g0";
 	if (!(m = calloc(1, sizeof(*m))))
 		snprintf(cache.why, sizeof(cache.why),
@@ -497,7 +486,7 @@ const char *ss_bpf_sched_fn(const struct ss_bpf *b, const char *tp)
 	for (size_t i = 0; i < sizeof(sched_probes) / sizeof(sched_probes[0]);
 	     i++)
 		if (!strcmp(sched_probes[i].tp, tp))
-			return b->raw_sched ? sched_probes[i].raw_fn
+			return raw_sched(b) ? sched_probes[i].raw_fn
 					    : sched_probes[i].fn;
 	return NULL;
 }
@@ -530,10 +519,10 @@ static int load_tp_btf(struct ss_bpf *b, const char *fn, const char *tp,
 int ss_bpf_load_as_sched(struct ss_bpf *b, const char *fn, const char *tp,
 			 char *err, size_t errlen)
 {
-	if (!b->raw_sched)
+	if (!raw_sched(b))
 		return ss_bpf_load(b, fn, BPF_PROG_TYPE_TRACEPOINT, err,
 				   errlen);
-	if (b->tp_btf)
+	if (tp_btf(b))
 		return load_tp_btf(b, fn, tp, err, errlen);
 	return ss_bpf_load(b, fn, BPF_PROG_TYPE_RAW_TRACEPOINT, err, errlen);
 }
@@ -551,7 +540,7 @@ int ss_bpf_attach_sched(struct ss_bpf *b, const char *tp, char *err,
 	}
 	if (ss_bpf_prog_loaded(b, fn))
 		return 0;
-	if (!b->raw_sched)
+	if (!raw_sched(b))
 		return ss_bpf_attach_tp(b, fn, "sched", tp, err, errlen);
 	fd = ss_bpf_load_as_sched(b, fn, tp, err, errlen);
 	if (fd < 0)
@@ -570,12 +559,12 @@ int ss_bpf_attach_raw_fd(struct ss_bpf *b, int fd, const char *tp, char *err,
 		snprintf(err, errlen, "too many attachments");
 		return -1;
 	}
-	lfd = b->tp_btf ? ss_tp_btf_attach(fd)
+	lfd = tp_btf(b) ? ss_tp_btf_attach(fd)
 			: bpf_attach_raw_tracepoint(fd, tp);
 	b->attach_ns += now_ns() - t0;
 	if (lfd < 0) {
 		snprintf(err, errlen, "cannot attach %sraw tracepoint %s: %s",
-			 b->tp_btf ? "BTF " : "", tp, strerror(errno));
+			 tp_btf(b) ? "BTF " : "", tp, strerror(errno));
 		return -1;
 	}
 	b->raw_fd[b->nraw++] = lfd;

@@ -24,6 +24,18 @@ struct ss_bpf_map {
 struct ss_cache_mod;
 struct ss_cache;
 
+/*
+ * How the programs are built and attached: the run's plan decides it
+ * (plan.h, feat_path.c); the handle only reads it.
+ */
+struct ss_bpf_mode {
+	bool raw_sched; /* sched tracepoints as raw tracepoints, task_struct
+			 * offsets from BTF; else regular tracepoints */
+	bool tp_btf; /* ... loaded as BTF raw tracepoints (tp_btf.h) */
+	bool keep_btf; /* compile with debug info, for the BTF of maps that
+			* need it (task storage: --blame); else -g0 */
+};
+
 struct ss_bpf {
 	void *mod; /* libbcc module, NULL once ss_bpf_free_compiler ran */
 	struct ss_cache_mod *cached; /* ... or the module from the compiled-
@@ -46,29 +58,8 @@ struct ss_bpf {
 	int nlinks;
 	int raw_fd[SS_MAX_PROGS]; /* raw tracepoint attachments */
 	int nraw;
-	bool raw_sched; /* sched tracepoints as raw tracepoints (feat_path.c) */
-	bool exit_tp; /* raw path: sched_exit_tp attached: it catches the
-		       * switches the kernel does not report (feat_path.c) */
-	bool exit_tp_prog; /* ... its program compiled in (SS_EXIT_TP) */
-	bool exit_tp_now; /* ... attached at start-up, not when the kernel
-			   * is first seen hiding a switch */
-	int exit_tp_fd; /* ... loaded, to attach then (-1: none) */
-	bool exit_tp_avail; /* ... the kernel has it (compiled in) */
-	bool kclock; /* raw path: slices after an unreported switch are
-		      * charged from the kernel's clock (switch.bpf.c) */
-	bool task_clock; /* raw path, tp_btf, kclock: rows' on-CPU time is
-			  * the kernel's clock, se.sum_exec_runtime
-			  * (switch.bpf.c SS_TASK_CLOCK; feat_path.c) */
-	const char *kexcl_what; /* ... and what it leaves out that the
-				 * probes read ("steal", "irq+steal"; ""
-				 * none): --check adds it */
-	bool whole_slices; /* set by features whose per-slice figures need
-			    * every slice's start (counters, faults,
-			    * histograms, blame, trace): sched_exit_tp is
-			    * then attached where the kernel has it */
-	bool tp_btf; /* ... loaded as BTF raw tracepoints (tp_btf.h) */
-	bool keep_btf; /* compile with debug info, for the BTF of maps that
-			* need it (task storage: --blame); else -g0 */
+	const struct ss_bpf_mode *mode; /* the plan's; NULL: regular
+					 * tracepoints, -g0 */
 	char headers[4096]; /* kernel headers dir libbcc will use */
 	char *verifier_log; /* last load failure's log, or NULL */
 	int verbose;
@@ -81,7 +72,7 @@ struct ss_bpf {
 
 /*
  * ss_bpf_check_env - the things libbcc needs before it can compile and
- * attach: capabilities (privs.h), tracefs (ss_tracefs, where libbcc looks),
+ * attach: capabilities (privs.h), tracefs (tracefs.h, where libbcc looks),
  * and kernel headers (BCC_KERNEL_SOURCE, /lib/modules/$(uname -r)/build or
  * /sys/kernel/kheaders.tar.xz).  Fills b->headers.  Returns 0, or -1 with
  * one line in err saying what to do.
@@ -119,24 +110,24 @@ bool ss_bpf_prog_loaded(const struct ss_bpf *b, const char *fn);
 /*
  * ss_bpf_sched_fn - the probe function of sched tracepoint @tp
  * ("sched_switch", "sched_wakeup", "sched_wakeup_new",
- * "sched_process_exit") on the path in use (b->raw_sched), or NULL.
+ * "sched_process_exit") on the path in use (b->mode), or NULL.
  */
 const char *ss_bpf_sched_fn(const struct ss_bpf *b, const char *tp);
 
 /*
  * ss_bpf_attach_sched - load and attach sched tracepoint @tp's probe, as a
- * raw tracepoint when b->raw_sched (a BTF one when b->tp_btf), else as a
- * regular one; nothing when
- * it is attached already.  Returns 0, or -1 with err.
+ * raw tracepoint when b->mode says so (a BTF one with its tp_btf), else as
+ * a regular one; nothing when it is attached already.  Returns 0, or -1
+ * with err.
  */
 int ss_bpf_attach_sched(struct ss_bpf *b, const char *tp, char *err,
 			size_t errlen);
 
 /*
  * ss_bpf_attach_raw_fd - attach loaded program @fd (ss_bpf_load_as_sched)
- * to raw sched tracepoint @tp, as a BTF raw tracepoint when b->tp_btf:
- * for a probe loaded (verified) at start-up and attached later.  Only
- * with b->raw_sched.  Returns 0, or -1 with err.
+ * to raw sched tracepoint @tp, as a BTF raw tracepoint when b->mode has
+ * tp_btf: for a probe loaded (verified) at start-up and attached later.
+ * Only on the raw path.  Returns 0, or -1 with err.
  */
 int ss_bpf_attach_raw_fd(struct ss_bpf *b, int fd, const char *tp, char *err,
 			 size_t errlen);
@@ -179,15 +170,6 @@ void ss_bpf_free_compiler(struct ss_bpf *b);
  * Returns 0, or -1 (errno) when it could not be removed.
  */
 int ss_bpf_cache_drop(struct ss_bpf *b);
-
-/*
- * ss_tracefs - tracefs where libbcc looks: /sys/kernel/debug/tracing if
- * it exists, else /sys/kernel/tracing.
- */
-const char *ss_tracefs(void);
-
-/* ss_tracepoint_exists - does category/name exist in tracefs? */
-bool ss_tracepoint_exists(const char *category, const char *name);
 
 /* ss_bpf_close - detach everything, close fds, free the module.  Idempotent. */
 void ss_bpf_close(struct ss_bpf *b);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests for src/feature.c: phases run over a table of features in
- * table order, each with its own zeroed state; the first non-zero return
- * stops a phase; finish and close reach every feature; run() is taken by
- * the first feature that returns >= 0; cpu_up reaches every feature that
- * has it and returns the first failure.
+ * table order, each with its own zeroed state and each phase calling its
+ * own op (open, after_interval too); the first non-zero return stops a
+ * phase; finish and close reach every feature; run() is taken by the first
+ * feature that returns >= 0; cpu_up reaches every feature that has it and
+ * returns the first failure.
  */
 #include <string.h>
 
@@ -38,7 +39,9 @@ struct st {
 		return s->ret;                        \
 	}
 OP(op_check, 'c')
+OP(op_open, 'o')
 OP(op_configure, 'g')
+OP(op_after, 'z')
 OP(op_interval, 'i')
 OP(op_run, 'r')
 
@@ -71,7 +74,9 @@ static const struct ss_feature fc = {
 	.name = "c",
 	.state_size = sizeof(struct st),
 	.check = op_check,
+	.open = op_open,
 	.configure = op_configure,
+	.after_interval = op_after,
 	.run = op_run,
 	.close = op_close,
 	.cpu_up = op_cpu_up,
@@ -112,6 +117,17 @@ Test(feature, phase_in_table_order_missing_ops_skipped)
 		     0);
 	cr_assert_eq(ss_feature_table_phase(tab, 2, &app, SS_PHASE_ATTACH), 0);
 	cr_assert_str_eq(trace_buf, "accccg");
+}
+
+Test(feature, open_and_after_interval_are_their_own_phases)
+{
+	cr_assert_eq(ss_feature_table_phase(tab, 2, &app, SS_PHASE_OPEN), 0);
+	cr_assert_eq(ss_feature_table_phase(tab, 2, &app, SS_PHASE_INTERVAL),
+		     0);
+	cr_assert_eq(
+		ss_feature_table_phase(tab, 2, &app, SS_PHASE_AFTER_INTERVAL),
+		0);
+	cr_assert_str_eq(trace_buf, "coaicz");
 }
 
 Test(feature, first_nonzero_stops_the_phase)
