@@ -81,6 +81,8 @@ struct ss_val {
 	__u64 involuntary;
 	__u64 counters[SS_MAX_COUNTERS];
 	__u64 counter_scaled; /* bit i: counter i was multiplex-scaled */
+	/* bit i: counter i was not counting in some slice (CPU hotplug) */
+	__u64 counter_lost;
 	__u64 faults;
 	__u64 pgalloc;
 	__u64 reclaim_count;
@@ -116,6 +118,10 @@ struct ss_cpu {
 	__u64 ctr_de[SS_MAX_COUNTERS]; /* time_enabled delta of the slice */
 	__u64 ctr_dr[SS_MAX_COUNTERS]; /* time_running delta of the slice */
 	__u64 ctr_charge; /* bit i: ctr_raw/de/dr[i] are to be charged */
+	/* bit i: counter i was not counting in the slice (hotplug.bpf.h) */
+	__u64 ctr_lost;
+	__u64 ctr_off; /* 1: this CPU's counter events are off (hotplug) */
+	__u64 ctr_rebase; /* 1: the next baseline follows a reopening */
 	/*
 	 * the readings of this event, taken next to its clock reading
 	 * (ss_feature_counters_read); ctr_now_err bit i: the read failed

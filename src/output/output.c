@@ -150,10 +150,16 @@ static void get_offcpu(const struct ss_out *out, const struct ss_col *col,
 			c->u += r->off_ns[i];
 }
 
-/* How counter @i of row @r was measured (ss_rows_scale_counters ran). */
+/*
+ * How counter @i of row @r was measured (ss_rows_scale_counters ran); not
+ * counted as well when it was off in one of the row's slices (its CPU
+ * went down since the event was opened: probes/counters.bpf.h).
+ */
 static enum ss_ctr_state ctr_state(const struct ss_out *out,
 				   const struct ss_row *r, int i)
 {
+	if (r->v.counter_lost & (1ULL << i))
+		return SS_CTR_NOT_COUNTED;
 	return ss_counter_state(out->ctr_timed & (1ULL << i),
 				r->v.ctr_enabled_ns[i], r->v.ctr_running_ns[i]);
 }
