@@ -64,7 +64,8 @@ struct hp_state {
 	int cpu_fd; /* cpu_state map (per-CPU struct ss_cpu) */
 	int kdown_fd; /* hp_kdown: the kernel's teardown steps per CPU */
 	int opened_fd; /* hp_opened: hp_kdown when a CPU's events opened */
-	uint64_t kd_total; /* hp_kdown[ncpus] as last read */
+	uint64_t kd_total; /* hp_kdown[ncpus] as last acted on */
+	uint64_t kd_poll; /* ... as read at the last poll */
 	uint64_t *kd_seen; /* hp_kdown[cpu] when its events were opened */
 	struct ss_cpu *cpus; /* its values, one per possible CPU */
 	int nl_fd; /* uevent socket; -1: polling */
@@ -206,6 +207,11 @@ static void kernel_check(struct ss_app *app, struct hp_state *hp)
 	uint64_t total = kdown(hp, hp->ncpus);
 	bool *now;
 
+	/* still moving: a teardown under way; look again at the next poll */
+	if (total != hp->kd_poll) {
+		hp->kd_poll = total;
+		return;
+	}
 	if (total == hp->kd_total)
 		return;
 	now = calloc(hp->ncpus, sizeof(*now));
