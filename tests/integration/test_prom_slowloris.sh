@@ -18,6 +18,7 @@
 #  - every scrape is answered 200 with the whole exposition (# EOF), each
 #    within 50 U (the client gives up then: a scrape that waits for a slot
 #    takes until an attacker's connection ends, seconds);
+#  - (the premise) the attackers hold at least 50 connections at the port;
 #  - the tool's RSS grows by less than 256 connections x 32 KiB (its
 #    connection limit times libmicrohttpd's per-connection memory pool)
 #    over its RSS before the attacks.
@@ -35,9 +36,8 @@ wait_metric "$P" '^switchstat_last_collect_timestamp_seconds'
 rss_kb() { awk '$1 == "VmRSS:" { print $2 }' /proc/"$TOOL_PID"/status; }
 rss0=$(rss_kb)
 
-# attack WAY: the attackers in the background (bg); their pid in ATTACKER
-attack() {
-	bg python3 - "$P" "$1" <<'PY'
+# the attackers: python3 attack.py PORT WAY
+cat >"$T/attack.py" <<'PY'
 import errno, socket, sys, time
 port, way = int(sys.argv[1]), sys.argv[2]
 addrs = ["127.0.0.2"] if way == "one" else ["127.0.0.%d" % i for i in range(2, 32)]
@@ -80,6 +80,10 @@ while True:
             s.close()
     socks[:] = alive
 PY
+
+# attack WAY: the attackers in the background (bg); their pid in ATTACKER
+attack() {
+	bg python3 "$T/attack.py" "$P" "$1"
 	ATTACKER=$BG_LAST
 }
 
@@ -123,6 +127,8 @@ for way in one many; do
 	wait "$ATTACKER" 2>/dev/null
 	growth=$((rss - rss0))
 	info "$way: $ok of $n scrapes answered within the limit (slowest $(python3 -c "print('%.0f' % (1000 * $slowest))") ms); server-side connections $conns; RSS +$growth KiB (limit $((256 * 32)) KiB)"
+	# the test's own premise: the attack holds connections at the port
+	[ "$conns" -ge 50 ] || { echo "FAIL: $way: the attackers hold only $conns connections" >&2; bad=1; }
 	[ "$ok" -eq "$n" ] || { echo "FAIL: $way: $((n - ok)) of $n scrapes not answered" >&2; bad=1; }
 	[ "$growth" -lt $((256 * 32)) ] || { echo "FAIL: $way: RSS grew $growth KiB" >&2; bad=1; }
 	sleep 1 # the attackers' connections close
