@@ -177,7 +177,10 @@ static void *serve(void *arg)
 	struct ss_http *h = arg;
 
 	while (!__atomic_load_n(&h->stop, __ATOMIC_ACQUIRE)) {
-		MHD_run_wait(h->d, TICK_MS);
+		/* never a busy loop, even if libmicrohttpd fails at once */
+		if (MHD_run_wait(h->d, TICK_MS) != MHD_YES)
+			nanosleep(&(struct timespec){ 0, TICK_MS * 1000000L },
+				  NULL);
 		reap(h, now_ms());
 	}
 	return NULL;
