@@ -14,7 +14,7 @@
  * after its header.  libmicrohttpd refuses an address's connections
  * beyond PER_ADDR_LIMIT and any beyond CONN_LIMIT; past CONN_LIMIT -
  * CONN_SPARE a new connection ends the one that has waited longest for a
- * request header, so the accept loop, which never blocks, always has
+ * request header (else the oldest request), so the accept loop, which never blocks, always has
  * room.  Memory is bounded by CONN_LIMIT connections of libmicrohttpd's
  * per-connection pool (32 KiB) each.  The socket is shut down only in the
  * thread that closes it, so it is never another connection's.
@@ -87,14 +87,19 @@ static void conn_cut(struct conn *k)
 	k->cut = true;
 }
 
-/* End the connection that has waited longest for a request header. */
+/*
+ * End the connection that has waited longest for a request header or,
+ * with none waiting, the request longest in progress (a client that does
+ * not read its answers).
+ */
 static void evict_oldest(struct ss_http *h, struct conn *except)
 {
 	struct conn *old = NULL;
 
 	for (struct conn *k = h->conns; k; k = k->next)
-		if (k != except && !k->busy && !k->cut &&
-		    (!old || k->since_ms < old->since_ms))
+		if (k != except && !k->cut &&
+		    (!old || (old->busy && !k->busy) ||
+		     (old->busy == k->busy && k->since_ms < old->since_ms)))
 			old = k;
 	if (old)
 		conn_cut(old);
