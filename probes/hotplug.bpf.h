@@ -28,9 +28,9 @@
  * slot SS_HP_CPUS holds their total, which the host polls), and
  * hp_opened[cpu] is hp_kdown[cpu] as the host read it before it last
  * opened the CPU's perf events.  Where they differ, the CPU went down
- * since its events were opened: they are off, and with counters every
- * slice on it is marked not counted (counters.bpf.h ctr_lost) until the
- * host has reopened them.
+ * since its events were opened: they are off, and every slice on it is
+ * marked not counted (counters.bpf.h ctr_lost, mem.bpf.h flt_lost) until
+ * the host has reopened them.
  * The check is an array lookup (about 3 ns; with counters, two more).  Without counters or fault
  * events only the slice state matters, and the slice spanning offline time
  * always ends at a switch from the idle task (a CPU comes back running
@@ -91,7 +91,7 @@ static __always_inline void ss_hotplug_check(struct ss_cpu *cpu, __u32 prev_tid,
 
 	if (!always && !SS_NR_COUNTERS && !SS_MEM_FAULTS && prev_tid != 0)
 		return;
-#if SS_NR_COUNTERS > 0
+#if SS_NR_COUNTERS > 0 || SS_MEM_FAULTS
 	cpu->ctr_off = ss_hotplug_events_off(idx);
 #endif
 	epoch = hp_epoch.lookup(&idx);
@@ -115,6 +115,7 @@ static __always_inline void ss_hotplug_check(struct ss_cpu *cpu, __u32 prev_tid,
 	cpu->ctr_have_prev = 0;
 	cpu->ctr_rebase = 1; /* the next slice began on the old events */
 	cpu->flt_have_prev = 0;
+	cpu->flt_rebase = 1;
 	cpu->hp_seen = e;
 }
 

@@ -276,7 +276,19 @@ static void get_scaled(const struct ss_out *out, const struct ss_col *col,
 		c->u = (expr);                                               \
 	}
 
-GET_MEM(get_faults, 0, r->v.faults)
+/* faults: n/a as well when the fault events were off in a slice (hotplug) */
+static void get_faults(const struct ss_out *out, const struct ss_col *col,
+		       const struct ss_interval *iv, const struct ss_row *r,
+		       struct ss_value *c)
+{
+	if (out->mem_na[0] || (r->v.counter_lost & SS_LOST_FAULTS)) {
+		c->kind = SS_VAL_NULL;
+		return;
+	}
+	c->kind = SS_VAL_U64;
+	c->u = r->v.faults;
+}
+
 GET_MEM(get_pgalloc, 1, r->v.pgalloc)
 GET_MEM(get_reclaim_count, 2, r->v.reclaim_count)
 GET_MEM(get_reclaim_ns, 2, r->v.reclaim_ns)

@@ -22,7 +22,10 @@
 #  - those rows hold at least half of the spinner's on-CPU time (the
 #    counter counts again: n/a only until it was reopened);
 #  - the spinner's on-CPU time is within 2 % of its schedstat (the
-#    interval checkpoints on CPU 1 were reopened too).
+#    interval checkpoints on CPU 1 were reopened too);
+#  - -M's faults (per-CPU perf events too): a process pinned to CPU 1
+#    then touches 2000 fresh pages; its rows' faults are n/a in some
+#    interval, or sum to at least 2000 and at most its minflt + majflt.
 # Broken once (the host's reopening off): the target way reads 0 ms of
 # cpu-clock, and the online way's rows are n/a throughout.
 # CPU 1 is put back online on every exit path.  Skipped (77) when CPU 1
@@ -47,8 +50,8 @@ cpu1_is() {
 
 # run WAY: the tool, CPU 1 down and up that way, the spinner; checks
 run() {
-	local way=$1 sp sched
-	start_tool "$way" -L -e cpu-clock --idle --csv -v -i 500
+	local way=$1 sp sched tp flt
+	start_tool "$way" -L -e cpu-clock -M --idle --csv -v -i 500
 	sleep 0.6 # an interval before
 	case "$way" in
 	online)
@@ -71,10 +74,17 @@ run() {
 	freeze "$sp"
 	steal_end "$way: the spinner's run"
 	sched=$(schedstat_sum "$sp")
+	bg taskset -c 1 "$WORKLOADS/touchpages" 2000 "$T/$way.tp" "$T/$way.tpdone"
+	tp=$BG_LAST
+	wait_file "$T/$way.tp"
+	kill -USR1 "$tp"
+	wait_file "$T/$way.tpdone"
+	flt=$(sed 's/.*) //' /proc/"$tp"/stat | awk '{ print $8 + $10 }')
 	stop_tool
-	python3 - "$T/$way.out" "$sp" "$sched" "$STEAL_NS" "$way" <<'PY' || fail "$way: see above"
+	python3 - "$T/$way.out" "$sp" "$sched" "$STEAL_NS" "$way" "$tp" "$flt" <<'PY' || fail "$way: see above"
 import csv, sys
 out, sp, sched, steal, way = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
+tp, flt = sys.argv[6], int(sys.argv[7])
 ok = True
 rows = [r for r in csv.DictReader(open(out, errors="surrogateescape")) if r["tid"] == sp]
 oncpu = sum(float(r["oncpu_ns"]) for r in rows)
@@ -95,6 +105,13 @@ print("  %s: spinner on-CPU %.1f ms, schedstat %.1f ms (%.2f%%, limit 2%%); rows
       (way, oncpu / 1e6, sched / 1e6, err_s, on_h / 1e6, 100 * on_h / oncpu if oncpu else 0,
        clock / 1e6, err_x, steal / 1e6, len(zero)))
 ok = not zero and err_x <= 1 and oncpu > 0 and on_h >= 0.5 * oncpu and err_s <= 2
+trows = [r for r in csv.DictReader(open(out, errors="surrogateescape")) if r["tid"] == tp]
+na = sum(r["faults"] == "" for r in trows)
+got = sum(int(r["faults"]) for r in trows if r["faults"] != "")
+good = trows and (na or 2000 <= got <= flt)
+print("  %s: touchpages on CPU 1: faults %d in %d rows, %d rows n/a; the kernel's minflt + majflt %d "
+      "(want n/a, or 2000 to %d)" % (way, got, len(trows), na, flt, flt))
+ok &= bool(good)
 sys.exit(0 if ok else 1)
 PY
 }
