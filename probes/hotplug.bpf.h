@@ -31,10 +31,11 @@
  * since its events were opened: they are off, and every slice on it is
  * marked not counted (counters.bpf.h ctr_lost, mem.bpf.h flt_lost) until
  * the host has reopened them.
- * The check is an array lookup (about 3 ns; with counters, two more).  Without counters or fault
- * events only the slice state matters, and the slice spanning offline time
- * always ends at a switch from the idle task (a CPU comes back running
- * it): then only switches from the idle task and checkpoints check.
+ * The check is an array lookup (about 3 ns; with counters or fault
+ * events, two more).  Without counters or fault events only the slice
+ * state matters, and the slice spanning offline time always ends at a
+ * switch from the idle task (a CPU comes back running it): then only
+ * switches from the idle task and checkpoints check.
  */
 #ifndef SWITCHSTAT_HOTPLUG_BPF_H
 #define SWITCHSTAT_HOTPLUG_BPF_H
