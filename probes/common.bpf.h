@@ -233,6 +233,13 @@ static __always_inline void ss_rc_flush(struct ss_rc_ent *e)
 #endif
 	}
 #endif
+	if (e->v.counter_lost & ~val->counter_lost) {
+#if SS_ATOMIC_OR
+		__sync_fetch_and_or(&val->counter_lost, e->v.counter_lost);
+#else
+		val->counter_lost |= e->v.counter_lost;
+#endif
+	}
 }
 
 /* ss_row_cache_flush - every used entry of this CPU's table to its row. */

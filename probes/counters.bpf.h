@@ -30,7 +30,11 @@
  * cpu->ctr_delta[], multiplexed ones scaled by enabled/running as perf stat
  * does (ss_ctr_scale in ctr_scale.h, checked against the host's
  * ss_counter_scale by the unit tests); a slice in which the counter never
- * ran has its ctr_delta_valid bit clear (printed n/a).
+ * ran has its ctr_delta_valid bit clear (printed n/a).  A slice in which
+ * a counter was not counting at all or in part, because its CPU went down
+ * since the event was opened (hotplug.bpf.h), charges no delta and sets
+ * the counter's bit of the row's counter_lost: the row's count for the
+ * interval is n/a, never a short count or 0.
  */
 #ifndef SWITCHSTAT_COUNTERS_BPF_H
 #define SWITCHSTAT_COUNTERS_BPF_H
@@ -187,6 +191,9 @@ static __always_inline void ss_ctr_step(struct ss_cpu *cpu, int i)
 	v.running = cpu->ctr_now_running[i];
 	if (!(cpu->ctr_have_prev & bit)) {
 		stat_add(SS_STAT_CTR_FIRST, 1);
+		/* after a reopening: the slice ran on the old, off event */
+		if (cpu->ctr_rebase)
+			cpu->ctr_lost |= bit;
 		goto keep;
 	}
 	if (v.counter < cpu->ctr_prev[i] ||
@@ -255,9 +262,19 @@ static __always_inline void ss_feature_switch_counters(struct ss_cpu *cpu,
 	cpu->ctr_delta_valid = 0;
 	cpu->ctr_delta_scaled = 0;
 	cpu->ctr_charge = 0;
+	cpu->ctr_lost = 0;
+	if (cpu->ctr_off) {
+		/* the CPU went down since its events were opened: they are
+		 * off until the host reopens them (hotplug.bpf.h) */
+		cpu->ctr_lost = (1ULL << SS_NR_COUNTERS) - 1;
+		cpu->ctr_have_prev = 0;
+		cpu->ctr_rebase = 1;
+		return;
+	}
 #pragma unroll
 	for (int i = 0; i < SS_NR_COUNTERS; i++)
 		ss_ctr_step(cpu, i);
+	cpu->ctr_rebase = 0;
 #endif
 }
 
@@ -267,6 +284,7 @@ static __always_inline void ss_feature_switch_charge(struct ss_cpu *cpu,
 {
 #if SS_NR_COUNTERS > 0
 	__u64 charge = cpu->ctr_charge, scaled = cpu->ctr_delta_scaled;
+	__u64 lost = cpu->ctr_lost;
 
 #pragma unroll
 	for (int i = 0; i < SS_NR_COUNTERS; i++) {
@@ -286,6 +304,13 @@ static __always_inline void ss_feature_switch_charge(struct ss_cpu *cpu,
 		__sync_fetch_and_or(&val->counter_scaled, scaled);
 #else /* Linux < 5.12 has no BPF atomic OR: feat_counters.c says so */
 		val->counter_scaled |= scaled;
+#endif
+	}
+	if (lost & ~val->counter_lost) {
+#if SS_ATOMIC_OR
+		__sync_fetch_and_or(&val->counter_lost, lost);
+#else
+		val->counter_lost |= lost;
 #endif
 	}
 #endif

@@ -82,15 +82,27 @@ static __always_inline void ss_mem_switch(struct ss_cpu *cpu)
 	__u64 sum = (__u64)min + (__u64)maj;
 
 	cpu->flt_delta = 0;
+	cpu->flt_lost = 0;
+	if (cpu->ctr_off) {
+		/* off since the CPU went down (hotplug.bpf.h): not counted */
+		cpu->flt_lost = 1;
+		cpu->flt_have_prev = 0;
+		cpu->flt_rebase = 1;
+		return;
+	}
 	if (min < 0 || maj < 0) {
 		cpu->flt_have_prev = 0;
 		ss_cpu_stat_add(cpu, SS_STAT_FLT_SKIPPED, 1);
 		return;
 	}
-	if (cpu->flt_have_prev && sum >= cpu->flt_prev)
+	if (cpu->flt_have_prev && sum >= cpu->flt_prev) {
 		cpu->flt_delta = sum - cpu->flt_prev;
-	else
+	} else {
 		ss_cpu_stat_add(cpu, SS_STAT_FLT_SKIPPED, 1);
+		/* after a reopening: the slice ran on the old, off events */
+		cpu->flt_lost = cpu->flt_rebase;
+	}
+	cpu->flt_rebase = 0;
 	cpu->flt_prev = sum;
 	cpu->flt_have_prev = 1;
 }
@@ -101,6 +113,13 @@ static __always_inline void ss_mem_charge(struct ss_cpu *cpu,
 {
 	if (cpu->flt_delta)
 		__sync_fetch_and_add(&val->faults, cpu->flt_delta);
+	if (cpu->flt_lost && !(val->counter_lost & SS_LOST_FAULTS)) {
+#if SS_ATOMIC_OR
+		__sync_fetch_and_or(&val->counter_lost, SS_LOST_FAULTS);
+#else
+		val->counter_lost |= SS_LOST_FAULTS;
+#endif
+	}
 }
 
 #define SS_MEM_SWITCH(cpu) ss_mem_switch(cpu)

@@ -12,6 +12,7 @@
 
 #define SS_COMM_LEN 16
 #define SS_MAX_COUNTERS 8
+#define SS_LOST_FAULTS (1ULL << 63) /* in ss_val.counter_lost */
 #define SS_NR_STATS 23 /* size of enum ss_stat (SS_STAT_MAX) */
 #define SS_HIST_SLOTS 27 /* log2 slots: 0 .. 2^26 (us) before clamping */
 
@@ -81,6 +82,11 @@ struct ss_val {
 	__u64 involuntary;
 	__u64 counters[SS_MAX_COUNTERS];
 	__u64 counter_scaled; /* bit i: counter i was multiplex-scaled */
+	/*
+	 * bit i: counter i was not counting in some slice (CPU hotplug);
+	 * SS_LOST_FAULTS: the fault events were not
+	 */
+	__u64 counter_lost;
 	__u64 faults;
 	__u64 pgalloc;
 	__u64 reclaim_count;
@@ -116,6 +122,10 @@ struct ss_cpu {
 	__u64 ctr_de[SS_MAX_COUNTERS]; /* time_enabled delta of the slice */
 	__u64 ctr_dr[SS_MAX_COUNTERS]; /* time_running delta of the slice */
 	__u64 ctr_charge; /* bit i: ctr_raw/de/dr[i] are to be charged */
+	/* bit i: counter i was not counting in the slice (hotplug.bpf.h) */
+	__u64 ctr_lost;
+	__u64 ctr_off; /* 1: this CPU's perf events are off (hotplug) */
+	__u64 ctr_rebase; /* 1: the next baseline follows a reopening */
 	/*
 	 * the readings of this event, taken next to its clock reading
 	 * (ss_feature_counters_read); ctr_now_err bit i: the read failed
@@ -128,6 +138,8 @@ struct ss_cpu {
 	__u64 flt_prev;
 	__u64 flt_delta; /* faults in the slice that just ended */
 	__u64 flt_have_prev; /* 1: flt_prev is valid */
+	__u64 flt_lost; /* 1: the fault events were off in the slice */
+	__u64 flt_rebase; /* 1: the next baseline follows a reopening */
 	__u64 hp_seen; /* hp_epoch[cpu] when last checked (hotplug.bpf.h) */
 	__u64 hp_up_ns; /* when the first event after this CPU came back
 			 * dropped the slice spanning its offline time */

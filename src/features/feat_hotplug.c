@@ -6,9 +6,15 @@
  * it and leaves them off when the CPU returns; the probes' per-CPU slice
  * state would also hold a slice spanning the offline time.  A thread
  * listens to the kernel's uevents (NETLINK_KOBJECT_UEVENT: "offline@" and
- * "online@/devices/system/cpu/cpuN", sent once the CPU is down or up) and,
- * where the socket cannot be opened, polls /sys/devices/system/cpu/online
- * every POLL_MS.  For each CPU that went down or came up it bumps that
+ * "online@/devices/system/cpu/cpuN", sent once the CPU is down or up) and
+ * every POLL_MS reads /sys/devices/system/cpu/online and the probes' count
+ * of the kernel's teardown steps (hp_kdown, probes/hotplug.bpf.h): not
+ * every hotplug sends uevents (none through cpuN/hotplug/target), and a
+ * CPU down and up again between two reads of the mask shows only in the
+ * count.  A CPU whose count moved went down since its perf events were
+ * opened: if it is offline it is taken down here and brought up by the
+ * mask once online; if it is online again its events are reopened (its
+ * offline time is then charged to its idle task).  For each CPU that went down or came up it bumps that
  * CPU's entry in the probes' hp_epoch map (probes/hotplug.bpf.h: a slice
  * spanning offline time is dropped, counter readings start a new
  * baseline); for a CPU that came up it first has every feature reopen its
@@ -56,6 +62,11 @@ struct hp_state {
 	int ncpus; /* possible CPUs */
 	int epoch_fd; /* hp_epoch map */
 	int cpu_fd; /* cpu_state map (per-CPU struct ss_cpu) */
+	int kdown_fd; /* hp_kdown: the kernel's teardown steps per CPU */
+	int opened_fd; /* hp_opened: hp_kdown when a CPU's events opened */
+	uint64_t kd_total; /* hp_kdown[ncpus] as last acted on */
+	uint64_t kd_poll; /* ... as read at the last poll */
+	uint64_t *kd_seen; /* hp_kdown[cpu] when its events were opened */
 	struct ss_cpu *cpus; /* its values, one per possible CPU */
 	int nl_fd; /* uevent socket; -1: polling */
 	int stop[2]; /* pipe: closing stop[1] ends the thread */
@@ -101,6 +112,40 @@ static uint64_t probe_time(struct hp_state *hp, int cpu, bool up, uint64_t lo,
 	return t > lo && t <= now ? t : now;
 }
 
+/* hp_kdown[@idx]: the kernel's teardown steps (0 without the map). */
+static uint64_t kdown(struct hp_state *hp, int idx)
+{
+	__u32 key = idx;
+	__u64 v = 0;
+
+	if (hp->kdown_fd >= 0)
+		bpf_lookup_elem(hp->kdown_fd, &key, &v);
+	return v;
+}
+
+/*
+ * Reopen CPU cpu's perf events (feature.h cpu_up) and have the probes
+ * count on them again: a new baseline (hp_epoch's up count), then
+ * hp_opened (probes/hotplug.bpf.h).  With the lock held; 0 or -errno.
+ */
+static int reopen(struct ss_app *app, struct hp_state *hp, int cpu)
+{
+	/* read before the reopening: a teardown after it shows */
+	uint64_t k = kdown(hp, cpu);
+	__u32 key = cpu;
+	int ret;
+
+	ret = ss_features_cpu_up(app, cpu);
+	hp->up[cpu]++;
+	write_epoch(hp, cpu);
+	hp->kd_seen[cpu] = k;
+	if (hp->opened_fd >= 0 &&
+	    bpf_update_elem(hp->opened_fd, &key, &k, BPF_ANY))
+		ss_diag("CPU %d hotplug: updating BPF map hp_opened: %s", cpu,
+			strerror(errno));
+	return ret;
+}
+
 /* CPU cpu went down (up = false) or came up; called with the lock held. */
 static void transition(struct ss_app *app, struct hp_state *hp, int cpu,
 		       bool up)
@@ -111,9 +156,7 @@ static void transition(struct ss_app *app, struct hp_state *hp, int cpu,
 	if (cpu < 0 || cpu >= hp->ncpus || hp->online[cpu] == up)
 		return;
 	if (up) {
-		/* new perf events first: the probes re-baseline after */
-		ret = ss_features_cpu_up(app, cpu);
-		hp->up[cpu]++;
+		ret = reopen(app, hp, cpu);
 		/* online again from the probes' first event there */
 		hp->seg_start[cpu] =
 			probe_time(hp, cpu, true, hp->seg_start[cpu], now);
@@ -127,8 +170,8 @@ static void transition(struct ss_app *app, struct hp_state *hp, int cpu,
 		end = probe_time(hp, cpu, false, hp->seg_start[cpu], now);
 		hp->on_acc[cpu] += end - hp->seg_start[cpu];
 		hp->seg_start[cpu] = end; /* offline since */
+		write_epoch(hp, cpu);
 	}
-	write_epoch(hp, cpu);
 	hp->online[cpu] = up;
 	hp->changed[cpu] = true;
 	hp->events++;
@@ -151,6 +194,57 @@ static void resync(struct ss_app *app, struct hp_state *hp)
 			transition(app, hp, c, now[c]);
 		pthread_mutex_unlock(&hp->lock);
 	}
+	free(now);
+}
+
+/*
+ * CPUs that went down since their perf events were opened, by the
+ * kernel's count (hp_kdown), whatever the uevents and the mask said: each
+ * is taken down here; resync brings the online ones up again (reopened).
+ */
+static void kernel_check(struct ss_app *app, struct hp_state *hp)
+{
+	uint64_t total = kdown(hp, hp->ncpus);
+	bool *now;
+
+	/* still moving: a teardown under way; look again at the next poll */
+	if (total != hp->kd_poll) {
+		hp->kd_poll = total;
+		return;
+	}
+	if (total == hp->kd_total)
+		return;
+	now = calloc(hp->ncpus, sizeof(*now));
+	if (!now || ss_online_cpus(now, hp->ncpus)) {
+		free(now);
+		return; /* read again next time */
+	}
+	pthread_mutex_lock(&hp->lock);
+	hp->kd_total = total;
+	for (int c = 0; c < hp->ncpus; c++) {
+		int ret;
+
+		if (kdown(hp, c) == hp->kd_seen[c])
+			continue;
+		if (!now[c] || !hp->online[c]) {
+			transition(app, hp, c, false); /* resync: up */
+			continue;
+		}
+		/*
+		 * down and up again, unseen: its offline time is charged to
+		 * its idle task (as for a uevent that came late)
+		 */
+		ret = reopen(app, hp, c);
+		hp->changed[c] = true;
+		hp->events += 2;
+		hp->seen = true;
+		if (app->o.verbose)
+			ss_diag("CPU %d went offline and came back (no "
+				"uevent): perf events reopened%s%s",
+				c, ret ? ", except: " : "",
+				ret ? strerror(-ret) : "");
+	}
+	pthread_mutex_unlock(&hp->lock);
 	free(now);
 }
 
@@ -232,8 +326,7 @@ static void *hp_thread(void *arg)
 	for (;;) {
 		struct pollfd p[2] = { { .fd = hp->stop[0], .events = POLLIN },
 				       { .fd = hp->nl_fd, .events = POLLIN } };
-		int n = poll(p, hp->nl_fd >= 0 ? 2 : 1,
-			     hp->nl_fd >= 0 ? -1 : POLL_MS);
+		int n = poll(p, hp->nl_fd >= 0 ? 2 : 1, POLL_MS);
 
 		if (n < 0 && errno != EINTR)
 			break;
@@ -241,8 +334,8 @@ static void *hp_thread(void *arg)
 			break;
 		if (hp->nl_fd >= 0 && (p[1].revents & POLLIN))
 			read_uevents(app, hp);
-		else if (hp->nl_fd < 0)
-			resync(app, hp);
+		kernel_check(app, hp);
+		resync(app, hp);
 	}
 	return NULL;
 }
@@ -272,6 +365,8 @@ static int hp_open(struct ss_app *app, void *st)
 	hp->stop[0] = hp->stop[1] = -1;
 	hp->epoch_fd = -1;
 	hp->cpu_fd = -1;
+	hp->kdown_fd = -1;
+	hp->opened_fd = -1;
 	hp->configured = true;
 	/*
 	 * Listen, then read the online mask, before any feature opens a
@@ -298,11 +393,15 @@ static int hp_attach(struct ss_app *app, void *st)
 {
 	struct hp_state *hp = st;
 	int n = app->ncpus_possible;
+	char err[SS_ERR_LEN];
 
 	if (!hp->on)
 		return 0;
 	hp->epoch_fd = ss_bpf_map_fd(&app->bpf, "hp_epoch");
 	hp->cpu_fd = ss_bpf_map_fd(&app->bpf, "cpu_state");
+	hp->kdown_fd = ss_bpf_map_fd(&app->bpf, "hp_kdown");
+	hp->opened_fd = ss_bpf_map_fd(&app->bpf, "hp_opened");
+	hp->kd_seen = calloc(n, sizeof(*hp->kd_seen));
 	hp->cpus = calloc(n, sizeof(*hp->cpus));
 	hp->changed = calloc(n, sizeof(*hp->changed));
 	hp->down = calloc(n, sizeof(*hp->down));
@@ -310,10 +409,21 @@ static int hp_attach(struct ss_app *app, void *st)
 	hp->seg_start = calloc(n, sizeof(*hp->seg_start));
 	hp->on_acc = calloc(n, sizeof(*hp->on_acc));
 	if (hp->epoch_fd < 0 || !hp->cpus || !hp->online || !hp->changed ||
-	    !hp->down || !hp->up || !hp->seg_start || !hp->on_acc) {
+	    !hp->down || !hp->up || !hp->seg_start || !hp->on_acc ||
+	    !hp->kd_seen) {
 		ss_diag("CPU hotplug: BPF map hp_epoch "
 			"missing or out of memory");
 		return 1;
+	}
+	/* without it (no cpuhp tracepoints): the uevents and the mask */
+	if (ss_bpf_attach_tp(&app->bpf, "tracepoint__cpuhp__cpuhp_enter",
+			     "cpuhp", "cpuhp_enter", err, sizeof(err))) {
+		if (app->o.verbose)
+			ss_diag("CPU hotplug: %s; hotplug followed by uevents "
+				"and the online mask only",
+				err);
+		hp->kdown_fd = -1;
+		hp->opened_fd = -1;
 	}
 	pthread_mutex_init(&hp->lock, NULL);
 	return 0;
@@ -350,6 +460,7 @@ static int hp_start(struct ss_app *app, void *st)
 	 */
 	if (hp->nl_fd >= 0)
 		read_uevents(app, hp);
+	kernel_check(app, hp);
 	/* signals (Ctrl-C) go to the main thread, never to this one */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -464,6 +575,8 @@ static void hp_close(struct ss_app *app, void *st)
 	free(hp->seg_start);
 	free(hp->on_acc);
 	free(hp->cpus);
+	free(hp->kd_seen);
+	hp->kd_seen = NULL;
 	hp->cpus = NULL;
 	hp->online = hp->changed = NULL;
 	hp->down = hp->up = NULL;

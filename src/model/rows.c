@@ -55,6 +55,7 @@ static void val_add(struct ss_val *d, const struct ss_val *s)
 		d->ctr_running_ns[i] += s->ctr_running_ns[i];
 	}
 	d->counter_scaled |= s->counter_scaled;
+	d->counter_lost |= s->counter_lost;
 	d->faults += s->faults;
 	d->pgalloc += s->pgalloc;
 	d->reclaim_count += s->reclaim_count;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * http_server.h - GET /metrics over HTTP (libmicrohttpd, one internal
- * thread).  The interval loop publishes a finished snapshot (the text in
+ * http_server.h - GET /metrics over HTTP (libmicrohttpd, in one thread of
+ * its own; what one client may hold: http_server.c).  The interval loop publishes a finished snapshot (the text in
  * both formats); a scrape takes a reference to the current snapshot under
  * a mutex and sends it, so scrapes never touch BPF maps or the series
  * store.  Other paths get 404, other methods than GET and HEAD 405.

@@ -150,10 +150,16 @@ static void get_offcpu(const struct ss_out *out, const struct ss_col *col,
 			c->u += r->off_ns[i];
 }
 
-/* How counter @i of row @r was measured (ss_rows_scale_counters ran). */
+/*
+ * How counter @i of row @r was measured (ss_rows_scale_counters ran); not
+ * counted as well when it was off in one of the row's slices (its CPU
+ * went down since the event was opened: probes/counters.bpf.h).
+ */
 static enum ss_ctr_state ctr_state(const struct ss_out *out,
 				   const struct ss_row *r, int i)
 {
+	if (r->v.counter_lost & (1ULL << i))
+		return SS_CTR_NOT_COUNTED;
 	return ss_counter_state(out->ctr_timed & (1ULL << i),
 				r->v.ctr_enabled_ns[i], r->v.ctr_running_ns[i]);
 }
@@ -270,7 +276,19 @@ static void get_scaled(const struct ss_out *out, const struct ss_col *col,
 		c->u = (expr);                                               \
 	}
 
-GET_MEM(get_faults, 0, r->v.faults)
+/* faults: n/a as well when the fault events were off in a slice (hotplug) */
+static void get_faults(const struct ss_out *out, const struct ss_col *col,
+		       const struct ss_interval *iv, const struct ss_row *r,
+		       struct ss_value *c)
+{
+	if (out->mem_na[0] || (r->v.counter_lost & SS_LOST_FAULTS)) {
+		c->kind = SS_VAL_NULL;
+		return;
+	}
+	c->kind = SS_VAL_U64;
+	c->u = r->v.faults;
+}
+
 GET_MEM(get_pgalloc, 1, r->v.pgalloc)
 GET_MEM(get_reclaim_count, 2, r->v.reclaim_count)
 GET_MEM(get_reclaim_ns, 2, r->v.reclaim_ns)

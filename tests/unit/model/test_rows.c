@@ -333,7 +333,7 @@ Test(rows_merge, key_is_the_cgroup)
 
 /*
  * struct ss_val after comm is all __u64; every one of them but cgroup_id
- * (the merge key), counter_scaled (a bit mask: OR-ed) and cgroup_ns (a
+ * (the merge key), counter_scaled and counter_lost (bit masks: OR-ed) and cgroup_ns (a
  * time: the latest) must be summed.
  * Walking the struct as u64 slots makes a newly added field that the merge
  * forgets fail here.
@@ -341,6 +341,7 @@ Test(rows_merge, key_is_the_cgroup)
 #define VAL_SLOTS ((sizeof(struct ss_val) - SS_COMM_LEN) / sizeof(__u64))
 #define SLOT_CGID (offsetof(struct ss_val, cgroup_id) - SS_COMM_LEN) / 8
 #define SLOT_SCALED (offsetof(struct ss_val, counter_scaled) - SS_COMM_LEN) / 8
+#define SLOT_LOST (offsetof(struct ss_val, counter_lost) - SS_COMM_LEN) / 8
 /* when the cgroup was read: merged as the latest, not summed */
 #define SLOT_CGNS (offsetof(struct ss_val, cgroup_ns) - SS_COMM_LEN) / 8
 
@@ -357,7 +358,7 @@ Test(rows_merge, sums_every_field_and_clears_identity)
 	static const uint64_t cg[] = { 30, 10, 30, 20, 10, 30, 10 };
 	const size_t n = sizeof(cg) / sizeof(cg[0]);
 	struct ss_val sum[3], rowv;
-	uint64_t scaled_or[3] = { 0 }, latest[3] = { 0 };
+	uint64_t scaled_or[3] = { 0 }, lost_or[3] = { 0 }, latest[3] = { 0 };
 
 	cr_assert_eq(SS_COMM_LEN % 8, 0);
 	cr_assert_eq((sizeof(struct ss_val) - SS_COMM_LEN) % 8, 0);
@@ -373,10 +374,12 @@ Test(rows_merge, sums_every_field_and_clears_identity)
 		rowv.cgroup_id = cg[i];
 		/* bit 0 in every row: a sum would carry, an OR does not */
 		rowv.counter_scaled = 1 | 1ULL << (i + 1);
+		rowv.counter_lost = 1 | 1ULL << (i + 2);
 		cr_assert_eq(ss_rows_push(&iv, &k, &rowv), 0);
 		for (size_t s = 0; s < VAL_SLOTS; s++)
 			slots(&sum[g])[s] += slots(&rowv)[s];
 		scaled_or[g] |= rowv.counter_scaled;
+		lost_or[g] |= rowv.counter_lost;
 		if (slots(&rowv)[SLOT_CGNS] > latest[g])
 			latest[g] = slots(&rowv)[SLOT_CGNS];
 	}
@@ -406,6 +409,14 @@ Test(rows_merge, sums_every_field_and_clears_identity)
 				cr_expect_eq(
 					slots(&r->v)[s], scaled_or[g],
 					"cgroup %llu: scaled mask %#llx",
+					(unsigned long long)r->v.cgroup_id,
+					(unsigned long long)slots(&r->v)[s]);
+				continue;
+			}
+			if (s == SLOT_LOST) {
+				cr_expect_eq(
+					slots(&r->v)[s], lost_or[g],
+					"cgroup %llu: lost mask %#llx",
 					(unsigned long long)r->v.cgroup_id,
 					(unsigned long long)slots(&r->v)[s]);
 				continue;
@@ -552,7 +563,7 @@ Test(rows_merge_process, sums_threads_keeps_the_leader)
 	for (size_t i = 0; i < 4; i++) {
 		for (size_t s = 0; s < VAL_SLOTS; s++)
 			if (s != SLOT_CGID && s != SLOT_SCALED &&
-			    s != SLOT_CGNS)
+			    s != SLOT_LOST && s != SLOT_CGNS)
 				slots(&r[i].v)[s] += i + 1; /* every field */
 		if (r[i].key.tgid == 10)
 			for (size_t s = 0; s < VAL_SLOTS; s++)
@@ -566,7 +577,8 @@ Test(rows_merge_process, sums_threads_keeps_the_leader)
 	cr_expect_str_eq(iv.rows[0].v.comm, "c10.10");
 	cr_expect_eq(iv.rows[0].v.cgroup_id, 8);
 	for (size_t s = 0; s < VAL_SLOTS; s++)
-		if (s != SLOT_CGID && s != SLOT_SCALED && s != SLOT_CGNS)
+		if (s != SLOT_CGID && s != SLOT_SCALED && s != SLOT_LOST &&
+		    s != SLOT_CGNS)
 			cr_expect_eq(slots(&iv.rows[0].v)[s], slots(&sum10)[s],
 				     "slot %zu", s);
 	cr_expect_eq(iv.rows[1].key.tgid, 20);
