@@ -108,8 +108,17 @@ if [ -z "${cap:-}" ]; then
 	mkdir "$V1DIR" || die "cannot create $V1DIR"
 	echo 100000 >"$V1DIR/cpu.cfs_period_us" && echo 50000 >"$V1DIR/cpu.cfs_quota_us" ||
 		die "cannot set the quota in $V1DIR"
+	# with RT group scheduling a new cgroup has no real-time budget, and
+	# chrt -f there fails (EPERM): half of each CPU for its SCHED_FIFO
+	# tasks, which the CFS quota does not cap (lib.sh's samplers, the
+	# spinners of test_adversary and test_checkpoint)
+	if [ -w "$V1DIR/cpu.rt_runtime_us" ]; then
+		echo 500000 >"$V1DIR/cpu.rt_runtime_us" ||
+			die "cannot give $V1DIR a real-time budget (cpu.rt_runtime_us)"
+	fi
 	echo $$ >"$V1DIR/cgroup.procs" || die "cannot move into $V1DIR"
 	cap="$V1DIR cpu.cfs_quota_us 50000 per cpu.cfs_period_us 100000"
+	[ -w "$V1DIR/cpu.rt_runtime_us" ] && cap+=", real-time 500000 us per $(cat "$V1DIR/cpu.rt_period_us")"
 fi
 echo "test: --throttled: half a CPU: $cap${V2DIR:+; the tests make their cgroups in $V2DIR}" >&2
 rc=0
