@@ -449,6 +449,13 @@ cg2_mount() {
 		/proc/self/mountinfo | head -n 1
 }
 
+# CG_BASE: where below the cgroup v2 mount the tests make their cgroups
+# (a path from the mount, "" for its root): under scripts/test.sh
+# --throttled the run's own cgroup (SS_CG_BASE), so that what a test moves
+# there stays in the run's cap; its children get the controllers the
+# root's have
+CG_BASE=${SS_CG_BASE:-}
+
 # cg_remove DIR...: remove cgroup directories, each with its descendants
 # (any names), deepest first; a cgroup whose last task is still exiting is retried for
 # up to 1 s

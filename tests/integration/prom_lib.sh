@@ -125,7 +125,7 @@ CG_MNT=$(cg2_mount)
 cg_make() {
 	[ -n "$CG_MNT" ] || skip "no cgroup v2 mount"
 	if [ -z "$CG_ROOT" ]; then
-		CG_ROOT="switchstat-prom-$$"
+		CG_ROOT="${CG_BASE#/}${CG_BASE:+/}switchstat-prom-$$"
 		mkdir "$CG_MNT/$CG_ROOT" || fail "mkdir cgroup"
 	fi
 	mkdir -p "$CG_MNT/$CG_ROOT/$1" || fail "mkdir cgroup $1"

@@ -130,7 +130,7 @@ for line in open(sys.argv[1], encoding="latin-1"):
         high = max(101.0, 100 + 100 * int(c.group(1)) * 5.0 / (int(c.group(1)) * float(c.group(2)))) if c else 101.0
         ok = 99.0 <= pct <= high
         bad += not ok
-        print("  closure %.1f%%%s" % (pct, "" if ok else "  <-- FAIL"))
+        print("  closure %.1f%%%s" % (pct, "" if ok else "  <-- FAIL: " + line.strip()))
     m = re.search(r"(\d+) switches, skipped slices: \d+ first, (\d+) missed", line)
     if m:
         sw += int(m.group(1)); missed += int(m.group(2))

@@ -190,7 +190,7 @@ kill -KILL "$VICTIM" "$HOGS"
 # --- 3. -G: hogs in cgroup A, victim in cgroup B ---------------------------
 V2=$(cg2_mount)
 [ -n "$V2" ] || { pass "blame per task (no cgroup2 for the -G part)"; }
-P=$V2/switchstat-blame-$$
+P=$V2$CG_BASE/switchstat-blame-$$
 blame_cleanup() {
 	cleanup
 	cg_remove "$P"

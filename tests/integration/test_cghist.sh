@@ -26,8 +26,8 @@ command -v python3 >/dev/null || skip "needs python3"
 
 V2=$(cg2_mount)
 [ -n "$V2" ] || skip "no cgroup2 file system mounted"
-RA=/switchstat-cghist-a-$$
-RB=/switchstat-cghist-b-$$
+RA=$CG_BASE/switchstat-cghist-a-$$
+RB=$CG_BASE/switchstat-cghist-b-$$
 cg_cleanup() {
 	cleanup
 	cg_remove "$V2$RA" "$V2$RB"

@@ -21,7 +21,7 @@ for w in spinner sleeper; do
 done
 V2=$(cg2_mount)
 [ -n "$V2" ] || skip "no cgroup2 file system mounted"
-REL=/switchstat-test-$$
+REL=$CG_BASE/switchstat-test-$$
 P=$V2$REL
 LEVELS=17
 NAMELEN=250

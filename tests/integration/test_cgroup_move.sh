@@ -15,7 +15,7 @@ need_root
 V2=$(awk '{ for (i = 7; i < NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' \
 	/proc/self/mountinfo | head -n 1)
 [ -n "$V2" ] || skip "no cgroup2 file system mounted"
-REL=/switchstat-move-$$
+REL=$CG_BASE/switchstat-move-$$
 P=$V2$REL
 
 mv_cleanup() {

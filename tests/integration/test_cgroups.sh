@@ -32,7 +32,7 @@ done
 
 V2=$(cg2_mount)
 [ -n "$V2" ] || skip "no cgroup2 file system mounted"
-REL=/switchstat-test-$$
+REL=$CG_BASE/switchstat-test-$$
 P=$V2$REL
 CID=4f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8
 B=$P/docker-$CID.scope # cgroup b: a docker (systemd driver) layout

@@ -99,6 +99,15 @@ for r in crun runc; do
 done
 [ -n "$RT" ] || fail "podman starts no container with crun or runc"
 RUN+=(--runtime "$RT")
+# under scripts/test.sh --throttled the containers too, in the run's cgroup
+# (its cap: on cgroupfs the same path in every hierarchy)
+if [ -n "$CG_BASE" ]; then
+	if [ "$(podman info --format '{{.Host.CgroupManager}}')" = cgroupfs ]; then
+		RUN+=(--cgroup-parent "$CG_BASE")
+	else
+		info "podman's cgroup manager is not cgroupfs: the containers run outside $CG_BASE"
+	fi
+fi
 info "podman $(podman --version | awk '{print $3}') with $RT"
 
 # The DaemonSet's pod: hostPID, privileged, readOnlyRootFilesystem, its

@@ -86,12 +86,21 @@ run() {
 	echo $? >"$T/$n.rc"
 }
 
+# the compiled-BPF cache (SWITCHSTAT_BPF_CACHE, CMakeLists.txt): a
+# directory per path and per 30 option sets, so that each keeps all its
+# objects (SS_CACHE_KEEP: 32 files) and the next run loads them all
+CACHE=${SWITCHSTAT_BPF_CACHE:-off}
 n=0
+pi=0
 declare -a DESC RUNS
 for p in "${PATHS[@]}"; do
+	oi=0
 	for o in "${OPTS[@]}"; do
 		DESC[n]="${p:-default path}: switchstat -d 1 $o"
-		run "$n" "$p" "$o" &
+		c=off
+		[ "$CACHE" = off ] || c=$CACHE/$pi-$((oi / 30))
+		run "$n" "$p SWITCHSTAT_BPF_CACHE=$c" "$o" &
+		oi=$((oi + 1))
 		BG_PIDS+=("$!")
 		RUNS+=("$!")
 		n=$((n + 1))
@@ -99,6 +108,7 @@ for p in "${PATHS[@]}"; do
 			wait -n
 		done
 	done
+	pi=$((pi + 1))
 done
 wait "${RUNS[@]}" # not the sleeper
 

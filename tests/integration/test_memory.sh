@@ -86,8 +86,8 @@ reclaim_check() {
 	local v2 v1 mc limit_hits reader t0 t1 hits cnt ns
 	v2=$(mount_of cgroup2)
 	v1=$(mount_of cgroup memory)
-	if [ -n "$v2" ] && grep -qw memory "$v2/cgroup.subtree_control" 2>/dev/null; then
-		mc=$v2/switchstat-mem-$$
+	if [ -n "$v2" ] && grep -qw memory "$v2$CG_BASE/cgroup.subtree_control" 2>/dev/null; then
+		mc=$v2$CG_BASE/switchstat-mem-$$
 		mkdir "$mc" || fail "mkdir $mc"
 		MC=$mc
 		echo 32M >"$mc/memory.max" || fail "memory.max"
@@ -100,7 +100,7 @@ reclaim_check() {
 		echo 32M >"$mc/memory.limit_in_bytes" || fail "memory.limit_in_bytes"
 		limit_hits() { cat "$mc/memory.failcnt"; }
 	else
-		RECLAIM_SKIPPED="no memory controller (cgroup v1 memory or v2 memory in $v2/cgroup.subtree_control)"
+		RECLAIM_SKIPPED="no memory controller (cgroup v1 memory or v2 memory in $v2$CG_BASE/cgroup.subtree_control)"
 		return 0
 	fi
 	if ! dd if=/dev/zero of="$T/big" bs=1M count=96 oflag=direct 2>"$T/dd.err"; then

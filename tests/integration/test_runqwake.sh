@@ -43,7 +43,7 @@ N=200
 
 V2=$(cg2_mount)
 [ -n "$V2" ] || skip "no cgroup2 file system mounted"
-REL=/switchstat-runqwake-$$
+REL=$CG_BASE/switchstat-runqwake-$$
 CG=$V2$REL
 cg_cleanup() {
 	cleanup # lib.sh: kill the workloads, remove $T

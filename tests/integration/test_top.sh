@@ -224,12 +224,19 @@ wait_screen() {
 	local i
 	for i in $(seq 1 400); do
 		cap "$1" "$2"
-		grep -qF -- "$3" "$T/$2" && return 0
+		# the marker, and the same screen 0.1 s later: a frame the tool
+		# has finished writing (on a slow or CPU-capped host it writes
+		# one in pieces, and a capture between them has old rows)
+		if grep -qF -- "$3" "$T/$2"; then
+			sleep 0.1
+			cap "$1" "$2.again"
+			cmp -s "$T/$2" "$T/$2.again" && return 0
+		fi
 		sleep 0.05
 	done
 	cat "$T/$2" >&2
 	cat "$T/$1.err" >&2 2>/dev/null
-	fail "$1: screen has no '$3' after 20 s"
+	fail "$1: screen has no '$3', or not the same twice, after 20 s"
 }
 # wait_interval NAME PREV: until the header shows an interval after PREV
 # (its end HH:MM:SS differs); sets NOW
