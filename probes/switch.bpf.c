@@ -49,6 +49,14 @@
 #define SS_NOW_EVERY_SWITCH 0
 #endif
 
+/* the features whose switch work runs in stages of its own (below) */
+#define SS_STAGE_HIST_ON (SS_HIST_ONCPU || SS_HIST_WAITS || SS_HIST_OFFSTATE)
+#if !SS_TRACE && (SS_STAGE_HIST_ON || SS_BLAME || SS_OFFCPU)
+#define SS_SW_STAGES 1
+#else
+#define SS_SW_STAGES 0
+#endif
+
 /*
  * What the row cache needs of the task leaving, read once at the start of
  * sched_switch, on the one path every switch takes: the verifier checks a
@@ -401,8 +409,10 @@ static __always_inline void ss_switch(void *ctx, struct ss_cpu *cpu,
 	ss_cpu_stat_add(cpu, SS_STAT_SWITCHES, 1);
 	ss_feature_switch_counters(cpu, tgid, tid);
 	SS_MEM_SWITCH(cpu);
-	ss_hist_switch(sw);
-	ss_blame_switch(sw);
+	if (!SS_SW_STAGES) { /* else in their stages, after this */
+		ss_hist_switch(sw);
+		ss_blame_switch(sw);
+	}
 	if (ss_trace_switch(ctx, cpu, sw))
 		return;
 
@@ -558,6 +568,168 @@ static __always_inline void ss_kexcl_idle(struct ss_cpu *cpu, __u64 prev,
 	} while (0)
 #endif
 
+/*
+ * The stages: the switch work of --hist, --blame and --offcpu (with
+ * --stacks, --wakers) runs in programs of their own, tail-called in this
+ * order after the switch program (the host puts each one compiled in at
+ * its index of sw_stages before sched_switch is attached).  The verifier
+ * checks each program apart, so its work grows with the sum of the
+ * features, not with the product of their branches (all of them inlined
+ * in one program passed its 1M-instruction limit).  The switch program
+ * leaves its struct ss_switch_ctx in sw_ctx for them.  --trace ends the
+ * switch itself and keeps its hooks inline.
+ */
+
+#if SS_SW_STAGES
+enum ss_stage {
+	SS_STAGE_HIST = 0, /* ss_stage_hist */
+	SS_STAGE_BLAME = 1, /* ss_stage_blame */
+	SS_STAGE_OFFCPU = 2, /* ss_stage_offcpu */
+	SS_STAGE_MAX,
+};
+
+BPF_PERCPU_ARRAY(sw_ctx, struct ss_switch_ctx, 1);
+BPF_PROG_ARRAY(sw_stages, SS_STAGE_MAX);
+
+/*
+ * @sw into sw_ctx for the stages: its numbers only.  The tasks are
+ * pointers the verifier types under tp_btf; the stages take them from
+ * their own context (ss_stage_ctx), and the comms are --trace's.
+ */
+static __always_inline void ss_stage_put(const struct ss_switch_ctx *sw)
+{
+	__u32 zero = 0;
+	struct ss_switch_ctx *m = sw_ctx.lookup(&zero);
+
+	if (!m)
+		return;
+	m->now = sw->now;
+	m->last = sw->last;
+	m->key = SS_TP_BTF ? 0 : sw->key;
+	m->next_key = SS_TP_BTF ? 0 : sw->next_key;
+	m->prev = SS_TP_BTF ? 0 : sw->prev;
+	m->next = SS_TP_BTF ? 0 : sw->next;
+	m->prev_state = sw->prev_state;
+	m->raw_state = sw->raw_state;
+	m->preempt = sw->preempt;
+	m->task = 0;
+	m->cgroup_id = sw->cgroup_id;
+	m->leader_task = 0;
+	m->prev_comm = NULL;
+	m->next_comm = NULL;
+	m->tgid = sw->tgid;
+	m->tid = sw->tid;
+	m->next_tid = sw->next_tid;
+	m->kind = sw->kind;
+	m->kind_known = sw->kind_known;
+	m->blocked = sw->blocked;
+	m->at_switch = 1;
+}
+
+/*
+ * In a stage (@ctx its context): the switch's context into *@sw, with
+ * the tasks typed again under tp_btf (sched_switch's prev and next).
+ * 0, or -1 when sw_ctx is missing.
+ */
+static __always_inline int ss_stage_ctx(struct bpf_raw_tracepoint_args *ctx,
+					struct ss_switch_ctx *sw)
+{
+	__u32 zero = 0;
+	struct ss_switch_ctx *m = sw_ctx.lookup(&zero);
+
+	if (!m)
+		return -1;
+	*sw = *m;
+#if SS_TP_BTF
+	sw->prev = ctx->args[1];
+	sw->next = ctx->args[2];
+	sw->key = sw->prev;
+	sw->next_key = sw->next;
+	sw->task = sw->prev;
+#endif
+	return 0;
+}
+
+/*
+ * After stage @from (-1: the switch program itself): the next stage
+ * compiled in, else the blame flush (ss_blame_tail).  A tail call only
+ * returns when its program is missing: that stage's work is dropped.
+ */
+static __always_inline void ss_stage_next(void *ctx, int from)
+{
+	if (SS_STAGE_HIST_ON && from < SS_STAGE_HIST) {
+		sw_stages.call(ctx, SS_STAGE_HIST);
+		stat_add(SS_STAT_DROPS, 1);
+	}
+	if (SS_BLAME && from < SS_STAGE_BLAME) {
+		sw_stages.call(ctx, SS_STAGE_BLAME);
+		stat_add(SS_STAT_DROPS, 1);
+	}
+	if (SS_OFFCPU && from < SS_STAGE_OFFCPU) {
+		sw_stages.call(ctx, SS_STAGE_OFFCPU);
+		stat_add(SS_STAT_DROPS, 1);
+	}
+	SS_BLAME_TAIL(ctx, 0);
+}
+
+#if SS_STAGE_HIST_ON
+/* --hist: the switch's histograms (ss_hist_switch) */
+int ss_stage_hist(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct ss_switch_ctx sw;
+
+	if (!ss_stage_ctx(ctx, &sw))
+		ss_hist_switch(&sw);
+	ss_stage_next(ctx, SS_STAGE_HIST);
+	return 0;
+}
+#endif
+
+#if SS_BLAME
+/* --blame: the ring and the waits (ss_blame_switch) */
+int ss_stage_blame(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct ss_switch_ctx sw;
+
+	if (!ss_stage_ctx(ctx, &sw))
+		ss_blame_switch(&sw);
+	ss_stage_next(ctx, SS_STAGE_BLAME);
+	return 0;
+}
+#endif
+
+#if SS_OFFCPU
+/* --offcpu (--stacks, --wakers, --hist offcpu-*): the spans */
+int ss_stage_offcpu(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u32 zero = 0;
+	struct ss_cpu *cpu = cpu_state.lookup(&zero);
+	struct ss_switch_ctx sw;
+
+	if (cpu && !ss_stage_ctx(ctx, &sw))
+		ss_off_switch(ctx, cpu, &sw);
+	ss_stage_next(ctx, SS_STAGE_OFFCPU);
+	return 0;
+}
+#endif
+
+/* the end of the switch program: the stages */
+static __always_inline void ss_switch_end(void *ctx, struct ss_cpu *cpu,
+					  const struct ss_switch_ctx *sw)
+{
+	ss_stage_put(sw);
+	ss_stage_next(ctx, -1);
+}
+#else
+/* the end of the switch program: --offcpu and the blame flush inline */
+static __always_inline void ss_switch_end(void *ctx, struct ss_cpu *cpu,
+					  const struct ss_switch_ctx *sw)
+{
+	ss_off_switch(ctx, cpu, sw);
+	SS_BLAME_TAIL(ctx, 0);
+}
+#endif
+
 #if SS_RAW_TP
 /* next's thread id is read only for the features that use it (the row
  * cache: is it the idle task) */
@@ -681,8 +853,7 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 	sw.at_switch = 1;
 	ss_switch(ctx, cpu, &sw);
 	cpu->curr_nvcsw = ss_arg_task_nvcsw(next);
-	ss_off_switch(ctx, cpu, &sw);
-	SS_BLAME_TAIL(ctx, 0);
+	ss_switch_end(ctx, cpu, &sw);
 	return 0;
 }
 #else
@@ -745,8 +916,7 @@ TRACEPOINT_PROBE(sched, sched_switch)
 	sw.blocked = blocked && !dead;
 	sw.at_switch = 1;
 	ss_switch(args, cpu, &sw);
-	ss_off_switch(args, cpu, &sw);
-	SS_BLAME_TAIL(args, 0);
+	ss_switch_end(args, cpu, &sw);
 	return 0;
 }
 #endif

@@ -428,6 +428,16 @@ bool ss_bpf_prog_loaded(const struct ss_bpf *b, const char *fn)
 	return false;
 }
 
+/* ss_bpf_has_func - see bpf_host.h */
+bool ss_bpf_has_func(const struct ss_bpf *b, const char *fn)
+{
+	size_t size = 0;
+
+	if (b->cached)
+		return ss_cache_func(b->cached, fn, &size) != NULL;
+	return b->mod && bpf_function_start(b->mod, fn) != NULL;
+}
+
 /* ss_bpf_add_link - see bpf_host.h */
 int ss_bpf_add_link(struct ss_bpf *b, int fd)
 {
