@@ -385,6 +385,27 @@ static int load_done(struct ss_bpf *b, const char *fn, int fd, int e, char *err,
 	return fd;
 }
 
+/*
+ * -v: one line per program loaded: the instructions the verifier processed
+ * and its own time (from its BPF_LOG_STATS lines), and the load's time.
+ */
+static void verifier_stats(const struct ss_bpf *b, const char *fn,
+			   unsigned long long ns)
+{
+	const char *p = b->verifier_log ? strstr(b->verifier_log, "processed ")
+					: NULL;
+	const char *t = b->verifier_log ? strstr(b->verifier_log,
+						 "verification time ")
+					: NULL;
+	long insns = p ? strtol(p + strlen("processed "), NULL, 10) : -1;
+	long us = t ? strtol(t + strlen("verification time "), NULL, 10) : -1;
+
+	fprintf(stderr,
+		"switchstat: verifier: %s: %ld insns processed, %ld us "
+		"verifying, %.1f ms loading\n",
+		fn, insns, us, ns / 1e6);
+}
+
 /* ss_bpf_load - see bpf_host.h */
 int ss_bpf_load(struct ss_bpf *b, const char *fn, int type, char *err,
 		size_t errlen)
@@ -399,8 +420,12 @@ int ss_bpf_load(struct ss_bpf *b, const char *fn, int type, char *err,
 	if (b->verifier_log)
 		b->verifier_log[0] = '\0';
 	t0 = now_ns();
-	fd = func_load(b, type, fn, start, size, 0, b->verifier_log,
+	/* -v: the verifier's statistics (BPF_LOG_STATS, Linux 5.2+) */
+	fd = func_load(b, type, fn, start, size,
+		       b->verbose && b->verifier_log ? 4 : 0, b->verifier_log,
 		       b->verifier_log ? LOG_SIZE : 0);
+	if (fd >= 0 && b->verbose)
+		verifier_stats(b, fn, now_ns() - t0);
 	if (fd < 0 && errno == E2BIG && b->verifier_log) {
 		/*
 		 * The verifier's complexity limit: libbcc prints only a
@@ -517,8 +542,11 @@ static int load_tp_btf(struct ss_bpf *b, const char *fn, const char *tp,
 		return -1;
 	t0 = now_ns();
 	fd = ss_tp_btf_load(start, size, tp, mod_license(b), tp,
-			    b->verifier_log, b->verifier_log ? LOG_SIZE : 0);
+			    b->verifier_log, b->verifier_log ? LOG_SIZE : 0,
+			    b->verbose);
 	e = errno;
+	if (fd >= 0 && b->verbose)
+		verifier_stats(b, fn, now_ns() - t0);
 	b->load_ns += now_ns() - t0;
 	if (fd < 0 && b->verifier_log && b->verifier_log[0])
 		fprintf(stderr, "%s\n", b->verifier_log);
