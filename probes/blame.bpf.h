@@ -29,6 +29,7 @@
 #include "common.bpf.h"
 #include "select.bpf.h"
 #include "shared.h"
+#include "switch_ctx.bpf.h"
 
 #ifndef SS_BLAME
 #define SS_BLAME 0
@@ -524,29 +525,30 @@ static __always_inline void ss_blame_arrive(struct ss_blame_cpu *bc, __u64 now,
 }
 
 /*
- * At sched_switch (or a checkpoint, next_tid == tid): the current task
- * (tgid, tid) ran from last to now and leaves; next_tid arrives.
- * @prev_state: the tracepoint's; @switched: 0 at a checkpoint; @task: the
- * current task for ss_blame_comm (0: the helper) and for its wait entry
- * (task storage); @next_task: next, typed (task storage; else 0).
+ * At sched_switch @sw, or a checkpoint (sw->at_switch 0, next_tid ==
+ * tid): the current task (tgid, tid) ran from last to now and leaves;
+ * next_tid arrives.  At a switch under tp_btf the leaving task (sw->task)
+ * is read in place for its comm and wait entry (task storage), and next
+ * (sw->next) for its wait entry; else the helpers and the tid.
  */
-static __always_inline void ss_blame_switch(__u64 now, __u64 last, __u32 tgid,
-					    __u32 tid, int selected,
-					    __u64 prev_state, __u32 next_tid,
-					    int switched, __u64 task,
-					    __u64 next_task)
+static __always_inline void ss_blame_switch(const struct ss_switch_ctx *sw)
 {
 	__u32 cpu_id = bpf_get_smp_processor_id();
 	struct ss_blame_cpu *bc = blame_cpu.lookup(&cpu_id);
+	__u32 tgid = sw->tgid, tid = sw->tid, next_tid = sw->next_tid;
+	__u64 now = sw->now;
+	int selected = ss_task_selected(tgid, tid);
+	__u64 task = sw->at_switch && SS_TP_BTF ? sw->task : 0;
+	__u64 next_task = sw->at_switch && SS_BLAME_TASK_STORAGE ? sw->next : 0;
 
 	if (!bc)
 		return;
 	ss_blame_stage(bc, tgid, tid, tid != 0 && selected);
-	ss_blame_push(bc, last, now, tgid, tid, task);
-	if (!switched)
+	ss_blame_push(bc, sw->last, now, tgid, tid, task);
+	if (!sw->at_switch)
 		return;
 	if (tid) {
-		if (prev_state & SS_PREV_STATE_SLEEP_MASK) {
+		if (sw->prev_state & SS_PREV_STATE_SLEEP_MASK) {
 			/* a wakeup seen while it ran */
 			struct ss_blame_wait *w =
 				SS_BLAME_TASK_STORAGE && !task
@@ -573,35 +575,21 @@ static __always_inline void ss_blame_switch(__u64 now, __u64 last, __u32 tgid,
 		bc->cache_drain = 1;
 }
 
-/* in ss_switch (switch.bpf.c): its prev_state, next_tid, now, last... */
-/* (who: the leaving task's reads; its task is prev, typed, under tp_btf) */
-/* (next_task: next, typed under tp_btf, the only path with task storage) */
-#define SS_BLAME_SWITCH()                                                   \
-	ss_blame_switch(now, last, tgid, tid, ss_task_selected(tgid, tid),  \
-			prev_state, next_tid, 1, SS_TP_BTF ? who->task : 0, \
-			SS_BLAME_TASK_STORAGE ? next_task : 0)
-#define SS_BLAME_CHECKPOINT()                                                 \
-	ss_blame_switch(now, last, tgid, tid, ss_task_selected(tgid, tid), 0, \
-			tid, 0, 0, 0)
-
 /*
  * At an interval edge (switch.bpf.c ss_edge): the slice [last, now) goes
  * into the ring like a checkpoint's, but nothing is staged: that program
  * cannot make the tail call, so a pending wait stays for the next event.
  */
-static __always_inline void ss_blame_edge(__u64 now, __u64 last, __u32 tgid,
-					  __u32 tid)
+static __always_inline void ss_blame_edge(const struct ss_switch_ctx *sw)
 {
 	__u32 cpu_id = bpf_get_smp_processor_id();
 	struct ss_blame_cpu *bc = blame_cpu.lookup(&cpu_id);
 
 	if (bc) {
-		ss_blame_push(bc, last, now, tgid, tid, 0);
+		ss_blame_push(bc, sw->last, sw->now, sw->tgid, sw->tid, 0);
 		ss_blame_cache_flush(bc);
 	}
 }
-
-#define SS_BLAME_EDGE() ss_blame_edge(now, last, tgid, tid)
 
 /*
  * The current task arrived now by a switch the kernel did not report
@@ -609,19 +597,18 @@ static __always_inline void ss_blame_edge(__u64 now, __u64 last, __u32 tgid,
  * Who ran before it is unknown: no slice is pushed, so waits over that
  * time are charged to (unknown).
  */
-static __always_inline void ss_blame_unreported(__u64 now, __u32 tid)
+static __always_inline void ss_blame_unreported(const struct ss_switch_ctx *sw)
 {
 	__u32 cpu_id = bpf_get_smp_processor_id();
 	struct ss_blame_cpu *bc = blame_cpu.lookup(&cpu_id);
 
 	if (bc)
-		ss_blame_arrive(bc, now, tid,
+		ss_blame_arrive(bc, sw->now, sw->tid,
 				SS_BLAME_TASK_STORAGE
 					? (__u64)bpf_get_current_task_btf()
 					: 0);
 }
 
-#define SS_BLAME_UNREPORTED() ss_blame_unreported(now, tid)
 /*
  * A thread is woken onto target CPU cpu_id's run queue: it waits now.
  * @task: it, typed (task storage; else 0).
@@ -700,18 +687,18 @@ static __always_inline void ss_blame_tail(void *ctx, int ck)
 #define SS_BLAME_MIGRATE(tid, orig, dest, task) \
 	ss_blame_migrate(tid, orig, dest, task)
 #else
-#define SS_BLAME_SWITCH() \
-	do {              \
-	} while (0)
-#define SS_BLAME_CHECKPOINT() \
-	do {                  \
-	} while (0)
-#define SS_BLAME_EDGE() \
-	do {            \
-	} while (0)
-#define SS_BLAME_UNREPORTED() \
-	do {                  \
-	} while (0)
+static __always_inline void ss_blame_switch(const struct ss_switch_ctx *sw)
+{
+}
+
+static __always_inline void ss_blame_edge(const struct ss_switch_ctx *sw)
+{
+}
+
+static __always_inline void ss_blame_unreported(const struct ss_switch_ctx *sw)
+{
+}
+
 #define SS_BLAME_WAKEUP(pid, cpu_id, task) \
 	do {                               \
 	} while (0)

@@ -34,6 +34,7 @@
 #include "identity.bpf.h"
 #include "select.bpf.h"
 #include "shared.h"
+#include "switch_ctx.bpf.h"
 #include "task.bpf.h"
 
 #ifndef SS_HIST_ONCPU
@@ -319,16 +320,16 @@ static __always_inline void ss_hist_late(struct ss_hist_cpu *hc, __u32 tgid,
 }
 
 /*
- * At sched_switch: prev (tgid, tid: the current task) leaves, next_tid
- * arrives.  @selected: prev is not idle and passes the -p/-t/--cgroup
- * filters.
+ * At sched_switch @sw: prev (tgid, tid: the current task) leaves,
+ * next_tid arrives.
  */
-static __always_inline void ss_hist_switch(__u64 prev_state, __u32 next_tid,
-					   __u64 now, __u32 tgid, __u32 tid,
-					   int selected)
+static __always_inline void ss_hist_switch(const struct ss_switch_ctx *sw)
 {
-	__u32 zero = 0;
+	__u32 zero = 0, tgid = sw->tgid, tid = sw->tid, next_tid = sw->next_tid;
+	__u64 now = sw->now;
 	struct ss_hist_cpu *hc = hist_cpu.lookup(&zero);
+	/* prev is not idle and passes the -p/-t/--cgroup filters */
+	int selected = tid != 0 && ss_task_selected(tgid, tid);
 
 	if (!hc)
 		return;
@@ -340,7 +341,7 @@ static __always_inline void ss_hist_switch(__u64 prev_state, __u32 next_tid,
 			ss_hist_add(hc, SS_HK_ONCPU, tgid, tid,
 				    now - hc->oncpu_start_ns);
 #if SS_HIST_WAITS
-		ss_hist_leave(tid, prev_state, now);
+		ss_hist_leave(tid, sw->prev_state, now);
 #endif
 	}
 	hc->tid = next_tid;
@@ -350,15 +351,10 @@ static __always_inline void ss_hist_switch(__u64 prev_state, __u32 next_tid,
 		ss_hist_arrive(hc, next_tid, now);
 #endif
 }
-
-/* in ss_switch (switch.bpf.c): its prev_state, next_tid, now, tgid, tid */
-#define SS_HIST_SWITCH()                                     \
-	ss_hist_switch(prev_state, next_tid, now, tgid, tid, \
-		       tid != 0 && ss_task_selected(tgid, tid))
 #else
-#define SS_HIST_SWITCH() \
-	do {             \
-	} while (0)
+static __always_inline void ss_hist_switch(const struct ss_switch_ctx *sw)
+{
+}
 #endif
 
 #if SS_HIST_ONCPU || SS_HIST_WAITS || SS_HIST_OFFSTATE
@@ -369,9 +365,10 @@ static __always_inline void ss_hist_switch(__u64 prev_state, __u32 next_tid,
  * Without this its run-queue wait was dropped at its next switch-out, while
  * --blame and schedstat's run_delay count it.
  */
-static __always_inline void ss_hist_unreported(__u32 tid, __u64 now)
+static __always_inline void ss_hist_unreported(const struct ss_switch_ctx *sw)
 {
-	__u32 zero = 0;
+	__u32 zero = 0, tid = sw->tid;
+	__u64 now = sw->now;
 	struct ss_hist_cpu *hc = hist_cpu.lookup(&zero);
 
 	if (!hc)
@@ -384,35 +381,32 @@ static __always_inline void ss_hist_unreported(__u32 tid, __u64 now)
 		ss_hist_arrive(hc, tid, now);
 #endif
 }
-
-/* in ss_resync (switch.bpf.c): its tid and now */
-#define SS_HIST_UNREPORTED() ss_hist_unreported(tid, now)
 #else
-#define SS_HIST_UNREPORTED() \
-	do {                 \
-	} while (0)
+static __always_inline void ss_hist_unreported(const struct ss_switch_ctx *sw)
+{
+}
 #endif
 
 #if SS_HIST_WAITS || SS_HIST_OFFSTATE
-/* At a checkpoint: record the running task's waits now, not at its switch. */
-static __always_inline void ss_hist_checkpoint(__u32 tgid, __u32 tid,
-					       int selected)
+/*
+ * At a resync @sw (checkpoint, edge, unreported switch): record the
+ * running task's waits now, not at its switch.
+ */
+static __always_inline void ss_hist_checkpoint(const struct ss_switch_ctx *sw)
 {
-	__u32 zero = 0;
+	__u32 zero = 0, tgid = sw->tgid, tid = sw->tid;
 	struct ss_hist_cpu *hc = hist_cpu.lookup(&zero);
+	int selected = tid != 0 && ss_task_selected(tgid, tid);
 
 	if (!hc)
 		return;
 	ss_hist_flush(hc, tgid, tid, selected);
 	ss_hist_late(hc, tgid, tid, selected);
 }
-
-#define SS_HIST_CHECKPOINT() \
-	ss_hist_checkpoint(tgid, tid, tid != 0 && ss_task_selected(tgid, tid))
 #else
-#define SS_HIST_CHECKPOINT() \
-	do {                 \
-	} while (0)
+static __always_inline void ss_hist_checkpoint(const struct ss_switch_ctx *sw)
+{
+}
 #endif
 
 #if SS_HIST_WAITS

@@ -34,6 +34,7 @@
 #include "offcpu_shared.h"
 #include "select.bpf.h"
 #include "shared.h"
+#include "switch_ctx.bpf.h"
 #include "task.bpf.h"
 
 #ifndef SS_OFFCPU
@@ -385,58 +386,71 @@ static __always_inline void ss_off_edge(__u64 now)
 	}
 }
 
-/* in the raw sched_switch: its cpu, now, tgid, tid, preempt, raw_state */
-#define SS_OFFCPU_RAW_SWITCH(cpu, next)                             \
-	do {                                                        \
-		ss_off_leave(ctx, cpu, now, tgid, tid,              \
-			     ss_off_reason_raw(preempt, raw_state), \
-			     ss_off_gap(cpu, now));                 \
-		ss_off_arrive(cpu, now, ss_arg_task_pid(next));     \
-		SS_OFF_GAP_START(cpu, now);                         \
-	} while (0)
-/* in the regular sched_switch: its args, cpu, now, tgid, tid, prev_state */
-#define SS_OFFCPU_TP_SWITCH(cpu, next_tid)                     \
-	do {                                                   \
-		ss_off_leave(args, cpu, now, tgid, tid,        \
-			     ss_off_reason_tp(prev_state), 0); \
-		ss_off_arrive(cpu, now, next_tid);             \
-	} while (0)
-/* in ss_resync: the current task arrived by a switch not reported */
-#define SS_OFFCPU_UNREPORTED() ss_off_arrive(cpu, now, tid)
 /*
- * in ss_resync at an interval edge, before this CPU moves to the next
- * interval: stamp the edge, and end the span of the current task if it is
- * still open (it arrived unseen), in the interval that ends, before the
- * host charges open spans up to the edge as off-CPU
+ * At sched_switch @sw (@ctx the program's, for --stacks; @cpu this CPU's
+ * state): prev's span starts, next's ends.
  */
-#define SS_OFFCPU_EDGE()                       \
-	do {                                   \
-		ss_off_edge(now);              \
-		ss_off_running(cpu, now, tid); \
-	} while (0)
-/* the same when it interrupted another resync: only the stamp */
-#define SS_OFFCPU_EDGE_STAMP() ss_off_edge(now)
+static __always_inline void ss_off_switch(void *ctx, struct ss_cpu *cpu,
+					  const struct ss_switch_ctx *sw)
+{
+	__u64 now = sw->now;
+
+#if SS_RAW_TP
+	ss_off_leave(ctx, cpu, now, sw->tgid, sw->tid,
+		     ss_off_reason_raw(sw->preempt, sw->raw_state),
+		     ss_off_gap(cpu, now));
+	ss_off_arrive(cpu, now, ss_arg_task_pid(sw->next));
+	SS_OFF_GAP_START(cpu, now);
+#else
+	ss_off_leave(ctx, cpu, now, sw->tgid, sw->tid,
+		     ss_off_reason_tp(sw->prev_state), 0);
+	ss_off_arrive(cpu, now, sw->next_tid);
+#endif
+}
+
+/* at a resync @sw: the current task arrived by a switch not reported */
+static __always_inline void ss_off_unreported(struct ss_cpu *cpu,
+					      const struct ss_switch_ctx *sw)
+{
+	ss_off_arrive(cpu, sw->now, sw->tid);
+}
+
+/*
+ * at an interval edge @sw, before this CPU moves to the next interval:
+ * stamp the edge, and end the span of the current task if it is still
+ * open (it arrived unseen), in the interval that ends, before the host
+ * charges open spans up to the edge as off-CPU
+ */
+static __always_inline void ss_off_edge_run(struct ss_cpu *cpu,
+					    const struct ss_switch_ctx *sw)
+{
+	ss_off_edge(sw->now);
+	ss_off_running(cpu, sw->now, sw->tid);
+}
 /* ss_tslice_next: the owner's switch-in unknown; @ns charged to it */
 #define SS_OFF_GAP_FORGET(cpu) ((cpu)->off_in_ns = 0)
 #define SS_OFF_GAP_ADD(cpu, ns) ((cpu)->off_in_k += (ns))
 #else
 #define SS_OFF_GAP_FORGET(cpu) ((void)0)
 #define SS_OFF_GAP_ADD(cpu, ns) ((void)0)
-#define SS_OFFCPU_RAW_SWITCH(cpu, next) \
-	do {                            \
-	} while (0)
-#define SS_OFFCPU_TP_SWITCH(cpu, next_tid) \
-	do {                               \
-	} while (0)
-#define SS_OFFCPU_UNREPORTED() \
-	do {                   \
-	} while (0)
-#define SS_OFFCPU_EDGE() \
-	do {             \
-	} while (0)
-#define SS_OFFCPU_EDGE_STAMP() \
-	do {                   \
-	} while (0)
+static __always_inline void ss_off_switch(void *ctx, struct ss_cpu *cpu,
+					  const struct ss_switch_ctx *sw)
+{
+}
+
+static __always_inline void ss_off_unreported(struct ss_cpu *cpu,
+					      const struct ss_switch_ctx *sw)
+{
+}
+
+static __always_inline void ss_off_edge_run(struct ss_cpu *cpu,
+					    const struct ss_switch_ctx *sw)
+{
+}
+
+static __always_inline void ss_off_edge(__u64 now)
+{
+}
 #endif
 
 #endif

@@ -11,8 +11,8 @@
  * At sched_switch the current task is still the one leaving the CPU, so
  * bpf_get_current_pid_tgid() names prev.
  *
- * Feature hooks (SS_*_SWITCH macros, from the feature .bpf.h files) run
- * inside ss_switch and may use its parameters and locals.
+ * The programs build one struct ss_switch_ctx per switch (switch_ctx.bpf.h)
+ * and each feature's hook (from the feature .bpf.h files) takes it.
  */
 #include "blame.bpf.h"
 #include "common.bpf.h"
@@ -23,6 +23,7 @@
 #include "offcpu.bpf.h"
 #include "select.bpf.h"
 #include "shared.h"
+#include "switch_ctx.bpf.h"
 #include "task.bpf.h"
 #include "trace.bpf.h"
 #include "wakeup.bpf.h"
@@ -48,6 +49,14 @@
 #define SS_NOW_EVERY_SWITCH 0
 #endif
 
+/* the features whose switch work runs in stages of its own (below) */
+#define SS_STAGE_HIST_ON (SS_HIST_ONCPU || SS_HIST_WAITS || SS_HIST_OFFSTATE)
+#if !SS_TRACE && (SS_STAGE_HIST_ON || SS_BLAME || SS_OFFCPU)
+#define SS_SW_STAGES 1
+#else
+#define SS_SW_STAGES 0
+#endif
+
 /*
  * What the row cache needs of the task leaving, read once at the start of
  * sched_switch, on the one path every switch takes: the verifier checks a
@@ -56,14 +65,8 @@
  * ~127k types, for each path that reaches the load (45 in sched_switch,
  * about 57 % of its verification time, when they were read where used).
  */
-struct ss_sw_ident {
-	__u64 task; /* the task leaving: prev under tp_btf, else SS_CUR_TASK() */
-	__u64 cgroup_id; /* ss_ident_cgroup_id() */
-	__u64 leader_task; /* ss_ident_group_leader() */
-};
-
-static __always_inline void ss_sw_ident_read(struct ss_sw_ident *who, __u32 tid,
-					     __u64 task)
+static __always_inline void ss_sw_ident_read(struct ss_switch_ctx *who,
+					     __u32 tid, __u64 task)
 {
 	who->task = task;
 	who->cgroup_id = 0;
@@ -83,7 +86,7 @@ static __always_inline void ss_sw_ident_read(struct ss_sw_ident *who, __u32 tid,
 
 /*
  * ss_charge_slice - charge the on-CPU slice [last, now) of this CPU to the
- * current task (tgid, tid): its row's on-CPU ns and counter deltas, or the
+ * current task (tgid, tid) of @sw: its row's on-CPU ns and counter deltas, or the
  * idle / filtered stats.  Under SS_TASK_CLOCK a task's slice is cpu->k_ns
  * ns of the kernel's clock instead, charged when cpu->k_charge
  * (ss_tslice_next); the idle task's stays [last, now).  Used at every switch (@at_switch 1) and at every
@@ -92,13 +95,16 @@ static __always_inline void ss_sw_ident_read(struct ss_sw_ident *who, __u32 tid,
  * 0: first on this CPU, or its owner unknown) still returns the row at a
  * switch: the switch itself was seen and is counted.  @who: the leaving
  * task's cgroup and group leader, read at the switch's start (NULL when
- * not @at_switch).
+ * not @at_switch).  All of it from @sw: now, last, tgid, tid, at_switch.
  */
 static __always_inline struct ss_val *
-ss_charge_slice(struct ss_cpu *cpu, __u64 now, __u64 last, __u32 tgid,
-		__u32 tid, int at_switch, const struct ss_sw_ident *who)
+ss_charge_slice(struct ss_cpu *cpu, const struct ss_switch_ctx *sw)
 {
 	struct ss_val *val;
+	__u64 now = sw->now, last = sw->last;
+	__u32 tgid = sw->tgid, tid = sw->tid;
+	int at_switch = sw->at_switch;
+	const struct ss_switch_ctx *who = sw;
 	__u64 ns = now - last;
 	int have = last != 0;
 
@@ -373,64 +379,44 @@ static __always_inline void ss_kclock_charge(struct ss_cpu *cpu,
 }
 #endif
 
-#if SS_TRACE
-/* the two comms of a --trace record */
-static __always_inline void ss_switch_comms(struct ss_trace_event *ev,
-					    const char *prev_comm,
-					    const char *next_comm,
-					    __u64 next_task)
-{
-#if SS_RAW_TP
-	bpf_get_current_comm(ev->prev_comm, SS_COMM_LEN);
-	ss_task_comm(next_task, ev->next_comm);
-#else
-	/* a copy from the context would be loads through a moved ctx
-	 * pointer, which the verifier rejects */
-	bpf_probe_read_kernel(ev->prev_comm, SS_COMM_LEN, prev_comm);
-	bpf_probe_read_kernel(ev->next_comm, SS_COMM_LEN, next_comm);
-#endif
-}
-
-#define SS_SWITCH_COMMS(ev) ss_switch_comms(ev, prev_comm, next_comm, next_task)
-#endif
 
 /*
- * ss_switch - one context switch on this CPU at @now, either path: the
- * current task (tgid, tid; slice key @key) leaves, next_tid (@next_key)
- * arrives.  @kind (enum
- * ss_switch_kind) says how the switch counts, @kind_known whether that is
- * the kernel's own count (raw path) or read from prev_state; @blocked:
- * prev went to sleep.  @prev_state is as the tracepoint reports it.
- * The comms and next_task are for --trace records only; @who: the
- * leaving task's identity reads (struct ss_sw_ident).
+ * ss_switch - one context switch @sw on this CPU (@cpu its state, @ctx the
+ * program's), either path: the current task (tgid, tid; slice key
+ * sw->key) leaves, next_tid (sw->next_key) arrives.  Sets sw->last, the
+ * ending slice's start, for the features' hooks.  Under --trace it ends
+ * after the record: trace mode does not accumulate.
  */
-static __always_inline void
-ss_switch(void *ctx, struct ss_cpu *cpu, __u64 now, __u32 tgid, __u32 tid,
-	  __u64 key, __u64 next_key, __u32 next_tid, __u64 prev_state, int kind,
-	  int kind_known, int blocked, const char *prev_comm,
-	  const char *next_comm, __u64 next_task, const struct ss_sw_ident *who)
+static __always_inline void ss_switch(void *ctx, struct ss_cpu *cpu,
+				      struct ss_switch_ctx *sw)
 {
-	__u64 last;
+	__u64 last, now = sw->now;
+	__u32 tgid = sw->tgid, tid = sw->tid;
+	int kind = sw->kind;
 
 	ss_hotplug_check(cpu, tid, 0);
 #if SS_TASK_CLOCK
-	last = ss_tslice_next(cpu, now, key, next_key, tid, 1);
+	last = ss_tslice_next(cpu, now, sw->key, sw->next_key, tid, 1);
 #else
 	__u64 unknown;
 
-	last = ss_slice_next(cpu, now, key, next_key, &unknown);
+	last = ss_slice_next(cpu, now, sw->key, sw->next_key, &unknown);
 #endif
+	sw->last = last;
 #if SS_KCLOCK && !SS_TASK_CLOCK
 	__u64 kx = ss_kclock_recover(cpu, now, last, unknown, tid);
 #endif
 	ss_cpu_stat_add(cpu, SS_STAT_SWITCHES, 1);
 	ss_feature_switch_counters(cpu, tgid, tid);
 	SS_MEM_SWITCH(cpu);
-	SS_HIST_SWITCH();
-	SS_BLAME_SWITCH();
-	SS_TRACE_SWITCH(SS_SWITCH_COMMS);
+	if (!SS_SW_STAGES) { /* else in their stages, after this */
+		ss_hist_switch(sw);
+		ss_blame_switch(sw);
+	}
+	if (ss_trace_switch(ctx, cpu, sw))
+		return;
 
-	struct ss_val *val = ss_charge_slice(cpu, now, last, tgid, tid, 1, who);
+	struct ss_val *val = ss_charge_slice(cpu, sw);
 
 #if SS_KCLOCK && !SS_TASK_CLOCK
 	ss_kclock_charge(cpu, val, kx, tgid, tid);
@@ -453,7 +439,7 @@ ss_switch(void *ctx, struct ss_cpu *cpu, __u64 now, __u32 tgid, __u32 tid,
 	 * switch-in, cost a task that sleeps between slices a hash lookup,
 	 * atomics and its identity reads every time.
 	 */
-	if (next_tid == 0 && ss_current_kthread())
+	if (sw->next_tid == 0 && ss_current_kthread())
 		ss_row_cache_flush(cpu);
 #else
 	if (!val)
@@ -582,6 +568,168 @@ static __always_inline void ss_kexcl_idle(struct ss_cpu *cpu, __u64 prev,
 	} while (0)
 #endif
 
+/*
+ * The stages: the switch work of --hist, --blame and --offcpu (with
+ * --stacks, --wakers) runs in programs of their own, tail-called in this
+ * order after the switch program (the host puts each one compiled in at
+ * its index of sw_stages before sched_switch is attached).  The verifier
+ * checks each program apart, so its work grows with the sum of the
+ * features, not with the product of their branches (all of them inlined
+ * in one program passed its 1M-instruction limit).  The switch program
+ * leaves its struct ss_switch_ctx in sw_ctx for them.  --trace ends the
+ * switch itself and keeps its hooks inline.
+ */
+
+#if SS_SW_STAGES
+enum ss_stage {
+	SS_STAGE_HIST = 0, /* ss_stage_hist */
+	SS_STAGE_BLAME = 1, /* ss_stage_blame */
+	SS_STAGE_OFFCPU = 2, /* ss_stage_offcpu */
+	SS_STAGE_MAX,
+};
+
+BPF_PERCPU_ARRAY(sw_ctx, struct ss_switch_ctx, 1);
+BPF_PROG_ARRAY(sw_stages, SS_STAGE_MAX);
+
+/*
+ * @sw into sw_ctx for the stages: its numbers only.  The tasks are
+ * pointers the verifier types under tp_btf; the stages take them from
+ * their own context (ss_stage_ctx), and the comms are --trace's.
+ */
+static __always_inline void ss_stage_put(const struct ss_switch_ctx *sw)
+{
+	__u32 zero = 0;
+	struct ss_switch_ctx *m = sw_ctx.lookup(&zero);
+
+	if (!m)
+		return;
+	m->now = sw->now;
+	m->last = sw->last;
+	m->key = SS_TP_BTF ? 0 : sw->key;
+	m->next_key = SS_TP_BTF ? 0 : sw->next_key;
+	m->prev = SS_TP_BTF ? 0 : sw->prev;
+	m->next = SS_TP_BTF ? 0 : sw->next;
+	m->prev_state = sw->prev_state;
+	m->raw_state = sw->raw_state;
+	m->preempt = sw->preempt;
+	m->task = 0;
+	m->cgroup_id = sw->cgroup_id;
+	m->leader_task = 0;
+	m->prev_comm = NULL;
+	m->next_comm = NULL;
+	m->tgid = sw->tgid;
+	m->tid = sw->tid;
+	m->next_tid = sw->next_tid;
+	m->kind = sw->kind;
+	m->kind_known = sw->kind_known;
+	m->blocked = sw->blocked;
+	m->at_switch = 1;
+}
+
+/*
+ * In a stage (@ctx its context): the switch's context into *@sw, with
+ * the tasks typed again under tp_btf (sched_switch's prev and next).
+ * 0, or -1 when sw_ctx is missing.
+ */
+static __always_inline int ss_stage_ctx(struct bpf_raw_tracepoint_args *ctx,
+					struct ss_switch_ctx *sw)
+{
+	__u32 zero = 0;
+	struct ss_switch_ctx *m = sw_ctx.lookup(&zero);
+
+	if (!m)
+		return -1;
+	*sw = *m;
+#if SS_TP_BTF
+	sw->prev = ctx->args[1];
+	sw->next = ctx->args[2];
+	sw->key = sw->prev;
+	sw->next_key = sw->next;
+	sw->task = sw->prev;
+#endif
+	return 0;
+}
+
+/*
+ * After stage @from (-1: the switch program itself): the next stage
+ * compiled in, else the blame flush (ss_blame_tail).  A tail call only
+ * returns when its program is missing: that stage's work is dropped.
+ */
+static __always_inline void ss_stage_next(void *ctx, int from)
+{
+	if (SS_STAGE_HIST_ON && from < SS_STAGE_HIST) {
+		sw_stages.call(ctx, SS_STAGE_HIST);
+		stat_add(SS_STAT_DROPS, 1);
+	}
+	if (SS_BLAME && from < SS_STAGE_BLAME) {
+		sw_stages.call(ctx, SS_STAGE_BLAME);
+		stat_add(SS_STAT_DROPS, 1);
+	}
+	if (SS_OFFCPU && from < SS_STAGE_OFFCPU) {
+		sw_stages.call(ctx, SS_STAGE_OFFCPU);
+		stat_add(SS_STAT_DROPS, 1);
+	}
+	SS_BLAME_TAIL(ctx, 0);
+}
+
+#if SS_STAGE_HIST_ON
+/* --hist: the switch's histograms (ss_hist_switch) */
+int ss_stage_hist(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct ss_switch_ctx sw;
+
+	if (!ss_stage_ctx(ctx, &sw))
+		ss_hist_switch(&sw);
+	ss_stage_next(ctx, SS_STAGE_HIST);
+	return 0;
+}
+#endif
+
+#if SS_BLAME
+/* --blame: the ring and the waits (ss_blame_switch) */
+int ss_stage_blame(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct ss_switch_ctx sw;
+
+	if (!ss_stage_ctx(ctx, &sw))
+		ss_blame_switch(&sw);
+	ss_stage_next(ctx, SS_STAGE_BLAME);
+	return 0;
+}
+#endif
+
+#if SS_OFFCPU
+/* --offcpu (--stacks, --wakers, --hist offcpu-*): the spans */
+int ss_stage_offcpu(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u32 zero = 0;
+	struct ss_cpu *cpu = cpu_state.lookup(&zero);
+	struct ss_switch_ctx sw;
+
+	if (cpu && !ss_stage_ctx(ctx, &sw))
+		ss_off_switch(ctx, cpu, &sw);
+	ss_stage_next(ctx, SS_STAGE_OFFCPU);
+	return 0;
+}
+#endif
+
+/* the end of the switch program: the stages */
+static __always_inline void ss_switch_end(void *ctx, struct ss_cpu *cpu,
+					  const struct ss_switch_ctx *sw)
+{
+	ss_stage_put(sw);
+	ss_stage_next(ctx, -1);
+}
+#else
+/* the end of the switch program: --offcpu and the blame flush inline */
+static __always_inline void ss_switch_end(void *ctx, struct ss_cpu *cpu,
+					  const struct ss_switch_ctx *sw)
+{
+	ss_off_switch(ctx, cpu, sw);
+	SS_BLAME_TAIL(ctx, 0);
+}
+#endif
+
 #if SS_RAW_TP
 /* next's thread id is read only for the features that use it (the row
  * cache: is it the idle task) */
@@ -622,9 +770,9 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 #if SS_SWITCH_NARGS == 3
 	/* no args[3] before 5.18 (the attach rejects a read past the
 	 * arguments): the state the kernel would pass, from prev */
-	__u64 raw_state = ss_prev_state(prev), prev_state = raw_state;
+	__u64 raw_state = ss_prev_state(prev);
 #else
-	__u64 raw_state = ctx->args[3], prev_state = raw_state;
+	__u64 raw_state = ctx->args[3];
 #endif
 #if SS_TP_BTF
 	/* prev is the current task: its ids in place, no helper call (the
@@ -635,7 +783,7 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 	__u32 tid = (__u32)id, tgid = id >> 32;
 #endif
 	int kind, blocked = 0;
-	struct ss_sw_ident who;
+	struct ss_switch_ctx sw, *who = &sw;
 	__u32 next_tid = SS_RAW_NEXT_TID(next);
 
 	if (!SS_NOW_EVERY_SWITCH && (!tid || !next_tid))
@@ -644,16 +792,16 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 	SS_KEXCL_IDLE(cpu, prev, next, tid == 0, next_tid == 0);
 #if SS_TP_BTF
 	/* the current task is prev: under tp_btf, read in place from it */
-	ss_sw_ident_read(&who, tid, prev);
+	ss_sw_ident_read(&sw, tid, prev);
 #else
-	ss_sw_ident_read(&who, tid, SS_CUR_TASK());
+	ss_sw_ident_read(&sw, tid, SS_CUR_TASK());
 #endif
 
 #if SS_TEST_VERIFIER_FAIL
 	/* test hook: a load the verifier must reject */
 	now += *(volatile __u64 *)(long)bpf_get_prandom_u32();
 #endif
-	if (ss_prev_released(who.task)) {
+	if (ss_prev_released(who->task)) {
 		/* its counts are in its process's already (shared.h) */
 		kind = SS_SW_EXIT;
 		blocked = !preempt && !(raw_state & SS_TASK_DEAD) &&
@@ -669,27 +817,43 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 	} else if (preempt) {
 		kind = SS_SW_INVOL;
 	} else if (cpu->curr_key == prev && SS_SLICE_KNOWN(cpu)) {
-		kind = ss_prev_nvcsw(who.task) != cpu->curr_nvcsw ? SS_SW_VOL
-								  : SS_SW_INVOL;
+		kind = ss_prev_nvcsw(who->task) != cpu->curr_nvcsw
+			       ? SS_SW_VOL
+			       : SS_SW_INVOL;
 		blocked = (raw_state & SS_PREV_STATE_SLEEP_MASK) != 0;
 	} else { /* nvcsw at switch-in unknown (first or missed slice) */
 		blocked = (raw_state & SS_PREV_STATE_SLEEP_MASK) != 0;
 		kind = blocked ? SS_SW_VOL : SS_SW_INVOL;
 #if SS_ROW_CACHE_BITS
 		/* its counts at its last switch here: the kernel's own kind */
-		int k = ss_rc_kind(tid, who.task);
+		int k = ss_rc_kind(tid, who->task);
 
 		if (k >= 0)
 			kind = k;
 #endif
 	}
+	sw.now = now;
+	sw.last = 0;
+	sw.key = prev;
+	sw.next_key = next;
+	sw.prev = prev;
+	sw.next = next;
 	/* the hooks (histograms, blame, trace) read it as the tracepoint's */
-	prev_state = ss_report_state(preempt, raw_state);
-	ss_switch(ctx, cpu, now, tgid, tid, prev, next, next_tid, prev_state,
-		  kind, 1, blocked, NULL, NULL, next, &who);
+	sw.prev_state = ss_report_state(preempt, raw_state);
+	sw.raw_state = raw_state;
+	sw.preempt = preempt;
+	sw.prev_comm = NULL;
+	sw.next_comm = NULL;
+	sw.tgid = tgid;
+	sw.tid = tid;
+	sw.next_tid = next_tid;
+	sw.kind = kind;
+	sw.kind_known = 1;
+	sw.blocked = blocked;
+	sw.at_switch = 1;
+	ss_switch(ctx, cpu, &sw);
 	cpu->curr_nvcsw = ss_arg_task_nvcsw(next);
-	SS_OFFCPU_RAW_SWITCH(cpu, next);
-	SS_BLAME_TAIL(ctx, 0);
+	ss_switch_end(ctx, cpu, &sw);
 	return 0;
 }
 #else
@@ -730,14 +894,29 @@ TRACEPOINT_PROBE(sched, sched_switch)
 	/* test hook: a load the verifier must reject */
 	now += *(volatile __u64 *)(long)bpf_get_prandom_u32();
 #endif
-	struct ss_sw_ident who;
+	struct ss_switch_ctx sw;
 
-	ss_sw_ident_read(&who, tid, SS_CUR_TASK());
-	ss_switch(args, cpu, now, tgid, tid, tid, args->next_pid,
-		  args->next_pid, prev_state, kind, 0, blocked && !dead,
-		  args->prev_comm, args->next_comm, 0, &who);
-	SS_OFFCPU_TP_SWITCH(cpu, args->next_pid);
-	SS_BLAME_TAIL(args, 0);
+	ss_sw_ident_read(&sw, tid, SS_CUR_TASK());
+	sw.now = now;
+	sw.last = 0;
+	sw.key = tid;
+	sw.next_key = args->next_pid;
+	sw.prev = 0;
+	sw.next = 0;
+	sw.prev_state = prev_state;
+	sw.raw_state = prev_state;
+	sw.preempt = 0;
+	sw.prev_comm = args->prev_comm;
+	sw.next_comm = args->next_comm;
+	sw.tgid = tgid;
+	sw.tid = tid;
+	sw.next_tid = args->next_pid;
+	sw.kind = kind;
+	sw.kind_known = 0;
+	sw.blocked = blocked && !dead;
+	sw.at_switch = 1;
+	ss_switch(args, cpu, &sw);
+	ss_switch_end(args, cpu, &sw);
 	return 0;
 }
 #endif
@@ -794,7 +973,7 @@ static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 	if (cpu->resync_busy) {
 		if (ck ==
 		    SS_RS_EDGE) { /* the rest of that one is this side's */
-			SS_OFFCPU_EDGE_STAMP();
+			ss_off_edge(now);
 			ss_edge_gen(cpu, bpf_ktime_get_ns());
 		}
 		return;
@@ -837,20 +1016,32 @@ static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 							      : SS_STAT_BTF_BAD,
 				1);
 #endif
+	/* the running task is both prev and next: no switch */
+	struct ss_switch_ctx rs = {
+		.now = now,
+		.last = last,
+		.key = key,
+		.next_key = key,
+		.tgid = tgid,
+		.tid = tid,
+		.next_tid = tid,
+		.at_switch = 0,
+	};
+
 	ss_feature_switch_counters(cpu, tgid, tid);
 	SS_MEM_SWITCH(cpu);
-	SS_HIST_CHECKPOINT();
+	ss_hist_checkpoint(&rs);
 	if (ck == SS_RS_CHECKPOINT) {
-		SS_BLAME_CHECKPOINT();
+		ss_blame_switch(&rs);
 	} else if (ck == SS_RS_EDGE) {
-		SS_BLAME_EDGE();
-		SS_OFFCPU_EDGE();
+		ss_blame_edge(&rs);
+		ss_off_edge_run(cpu, &rs);
 	} else {
-		SS_HIST_UNREPORTED();
-		SS_BLAME_UNREPORTED();
-		SS_OFFCPU_UNREPORTED();
+		ss_hist_unreported(&rs);
+		ss_blame_unreported(&rs);
+		ss_off_unreported(cpu, &rs);
 	}
-	ss_charge_slice(cpu, now, last, tgid, tid, 0, NULL);
+	ss_charge_slice(cpu, &rs);
 	if (ck != SS_RS_UNREPORTED)
 		SS_KEXCL_STEP(cpu, tid);
 #if SS_ROW_CACHE_BITS

@@ -21,6 +21,7 @@
 #include "counters.bpf.h"
 #include "select.bpf.h"
 #include "shared.h"
+#include "switch_ctx.bpf.h"
 #include "trace_event.h"
 
 #ifndef SS_TRACE
@@ -88,42 +89,62 @@ static __always_inline void ss_trace_submit(void *ctx,
 	} while (0)
 #endif
 
-/*
- * Runs inside the sched_switch handlers (switch.bpf.c), using their locals
- * ctx, cpu, now, last, tgid, tid, next_tid, prev_state (as the tracepoint
- * reports it), kind and kind_known; fill_comms(ev) copies the two comms.
- */
-#define SS_TRACE_SWITCH(fill_comms)                                 \
-	do {                                                        \
-		if (ss_trace_on() && ss_task_selected(tgid, tid)) { \
-			struct ss_trace_event ev = {};              \
-                                                                    \
-			ev.ts_ns = now;                             \
-			if (last && now >= last) {                  \
-				ev.slice_ns = now - last;           \
-				ev.flags = SS_TRACE_SLICE_KNOWN;    \
-			}                                           \
-			if (kind_known)                             \
-				ev.flags |= SS_TRACE_KIND_KNOWN;    \
-			if (kind == SS_SW_VOL)                      \
-				ev.flags |= SS_TRACE_VOLUNTARY;     \
-			if (kind == SS_SW_EXIT)                     \
-				ev.flags |= SS_TRACE_EXIT;          \
-			ev.prev_state = prev_state;                 \
-			ev.cpu = bpf_get_smp_processor_id();        \
-			ev.prev_tgid = tgid;                        \
-			ev.prev_tid = tid;                          \
-			ev.next_tid = next_tid;                     \
-			fill_comms(&ev);                            \
-			SS_TRACE_COUNTERS(&ev, cpu);                \
-			ss_trace_submit(ctx, &ev);                  \
-		}                                                   \
-		return;                                             \
-	} while (0)
+/* the two comms of a --trace record of switch @sw */
+static __always_inline void ss_trace_comms(struct ss_trace_event *ev,
+					   const struct ss_switch_ctx *sw)
+{
+#if SS_RAW_TP
+	bpf_get_current_comm(ev->prev_comm, SS_COMM_LEN);
+	ss_task_comm(sw->next, ev->next_comm);
 #else
-#define SS_TRACE_SWITCH(fill_comms) \
-	do {                        \
-	} while (0)
+	/* a copy from the context would be loads through a moved ctx
+	 * pointer, which the verifier rejects */
+	bpf_probe_read_kernel(ev->prev_comm, SS_COMM_LEN, sw->prev_comm);
+	bpf_probe_read_kernel(ev->next_comm, SS_COMM_LEN, sw->next_comm);
+#endif
+}
+
+/*
+ * At sched_switch @sw (@ctx the program's, @cpu this CPU's state): the
+ * record, when the trace runs and prev is selected.  Returns 1: trace
+ * mode prints events instead of intervals, so the switch ends here.
+ */
+static __always_inline int ss_trace_switch(void *ctx, struct ss_cpu *cpu,
+					   const struct ss_switch_ctx *sw)
+{
+	__u64 now = sw->now, last = sw->last;
+
+	if (ss_trace_on() && ss_task_selected(sw->tgid, sw->tid)) {
+		struct ss_trace_event ev = {};
+
+		ev.ts_ns = now;
+		if (last && now >= last) {
+			ev.slice_ns = now - last;
+			ev.flags = SS_TRACE_SLICE_KNOWN;
+		}
+		if (sw->kind_known)
+			ev.flags |= SS_TRACE_KIND_KNOWN;
+		if (sw->kind == SS_SW_VOL)
+			ev.flags |= SS_TRACE_VOLUNTARY;
+		if (sw->kind == SS_SW_EXIT)
+			ev.flags |= SS_TRACE_EXIT;
+		ev.prev_state = sw->prev_state;
+		ev.cpu = bpf_get_smp_processor_id();
+		ev.prev_tgid = sw->tgid;
+		ev.prev_tid = sw->tid;
+		ev.next_tid = sw->next_tid;
+		ss_trace_comms(&ev, sw);
+		SS_TRACE_COUNTERS(&ev, cpu);
+		ss_trace_submit(ctx, &ev);
+	}
+	return 1;
+}
+#else
+static __always_inline int ss_trace_switch(void *ctx, struct ss_cpu *cpu,
+					   const struct ss_switch_ctx *sw)
+{
+	return 0;
+}
 #endif
 
 #endif

@@ -53,6 +53,9 @@
 #   kclock    the empty tp_btf program loading prev's and next's
 #             se.sum_exec_runtime in place: what the kernel's own per-task
 #             clock would cost instead (empty_btf --kclock)
+#   a_default, a_offcpu, a_wakers, a_stacks, a_counters, a_blame  with -a:
+#             those variants run by the other binary (say main's build),
+#             so a change and what it replaces are measured in one run
 #   bpftrace  tracepoint:sched:sched_switch { @[args->prev_comm] = count(); }
 #   runqlat   bcc's runqlat (bpfcc-tools: runqlat-bpfcc)
 #
@@ -96,7 +99,7 @@
 #
 # Usage: scripts/bench-overhead.sh [-r ROUNDS] [-l LOOPS] [-b SWITCHSTAT]
 #        [-e EMPTY_BCC] [-o CSV] [-s SUMMARY_CSV] [-x VARIANT]... [-k]
-#        [-n RUNS] [-B LOOPS] [-V VARIANT]...
+#        [-n RUNS] [-B LOOPS] [-V VARIANT]... [-a SWITCHSTAT]
 #   -r ROUNDS  rounds (default 5)
 #   -l LOOPS   perf bench loops per timed run (default 40000)
 #   -n RUNS    timed runs per variant and round, the fastest kept
@@ -105,6 +108,7 @@
 #   -k         bpf_stats on during the timed run too (one run per round)
 #   -V NAME    run only these variants (repeatable; base is always run)
 #   -b PATH    switchstat binary (default build/switchstat, then PATH)
+#   -a PATH    another switchstat binary: the a_* variants
 #   -e PATH    empty bcc program (default build/bench/empty_bcc)
 #   -o CSV     every measurement, one row per round, variant and program
 #   -s CSV     the summary table as CSV
@@ -124,12 +128,14 @@ SKIP=" "
 ONLY=" "
 SLOOPS=50000
 KEEP_STATS=0
-while getopts "r:l:n:b:e:o:s:x:B:V:kh" c; do
+SSA=""
+while getopts "r:l:n:b:e:o:s:x:B:V:a:kh" c; do
 	case $c in
 	r) ROUNDS=$OPTARG ;;
 	l) LOOPS=$OPTARG ;;
 	n) RUNS=$OPTARG ;;
 	b) SS=$OPTARG ;;
+	a) SSA=$OPTARG ;;
 	e) EMPTY=$OPTARG ;;
 	o) CSV=$OPTARG ;;
 	s) SUMCSV=$OPTARG ;;
@@ -167,6 +173,10 @@ done
 [ -n "$PERF" ] || { echo "bench: perf not found or not working (apt-get install linux-perf)" >&2; exit 1; }
 
 VARIANTS="base default cold window before exittp nocache offcpu wakers stacks counters blame emptybcc emptybtf floor8 readctr ktime kclock bpftrace runqlat"
+if [ -n "$SSA" ]; then
+	[ -x "$SSA" ] || { echo "bench: -a $SSA: not an executable" >&2; exit 1; }
+	VARIANTS="$VARIANTS a_default a_offcpu a_wakers a_stacks a_counters a_blame"
+fi
 command -v bpftrace >/dev/null || { echo "bench: bpftrace not installed: skipping it" >&2; SKIP="$SKIP""bpftrace "; }
 [ -x "$EMPTY" ] || { echo "bench: $EMPTY missing (build with -DSWITCHSTAT_TESTS=ON): skipping emptybcc" >&2; SKIP="$SKIP""emptybcc "; }
 EMPTYBTF=$(dirname "$EMPTY")/empty_btf
@@ -242,6 +252,12 @@ launch() {
 	wakers) exec "$SS" -i 1000 --offcpu --wakers >"$W/fifo" 2>"$W/err" & ;;
 	stacks) exec "$SS" -i 1000 --stacks -f >"$W/fifo" 2>&1 & ;;
 	counters) exec "$SS" -v -i 1000 -e cpu-clock,task-clock,page-faults >"$W/fifo" 2>"$W/err" & ;;
+	a_default) exec "$SSA" -i 1000 >"$W/fifo" 2>"$W/err" & ;;
+	a_blame) exec "$SSA" -i 1000 --blame >"$W/fifo" 2>"$W/err" & ;;
+	a_offcpu) exec "$SSA" -i 1000 --offcpu >"$W/fifo" 2>"$W/err" & ;;
+	a_wakers) exec "$SSA" -i 1000 --offcpu --wakers >"$W/fifo" 2>"$W/err" & ;;
+	a_stacks) exec "$SSA" -i 1000 --stacks -f >"$W/fifo" 2>&1 & ;;
+	a_counters) exec "$SSA" -v -i 1000 -e cpu-clock,task-clock,page-faults >"$W/fifo" 2>"$W/err" & ;;
 	emptybcc) exec "$EMPTY" >"$W/fifo" 2>"$W/err" & ;;
 	emptybtf) exec "$EMPTYBTF" >"$W/fifo" 2>"$W/err" & ;;
 	floor8) exec "$EMPTYBTF" --copies 8 >"$W/fifo" 2>"$W/err" & ;;

@@ -55,6 +55,7 @@ static int make_plan(struct ss_app *app)
 	}
 	app->plan = &plan;
 	app->bpf.mode = &plan.path.mode;
+	app->bpf.verbose = app->o.verbose;
 	if (ss_plan_cflags(&plan, &app->cflags)) {
 		ss_diag("too many BPF cflags");
 		return 1;

@@ -60,6 +60,40 @@ static int fill_filter_ids(struct ss_app *app)
 	return 0;
 }
 
+/*
+ * The switch program's stages (probes/switch.bpf.c, enum ss_stage): each
+ * one compiled in, loaded as sched_switch's type, at its index of
+ * sw_stages, before sched_switch is attached.  0, or 1 with a message.
+ */
+static int fill_stages(struct ss_app *app)
+{
+	static const char *const fns[] = { "ss_stage_hist", "ss_stage_blame",
+					   "ss_stage_offcpu" };
+	char err[SS_ERR_LEN];
+	int map = -1;
+
+	for (__u32 i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+		int fd;
+
+		if (!ss_bpf_has_func(&app->bpf, fns[i]))
+			continue;
+		if (map < 0)
+			map = ss_bpf_map_fd(&app->bpf, "sw_stages");
+		fd = ss_bpf_load_as_sched(&app->bpf, fns[i], "sched_switch",
+					  err, sizeof(err));
+		if (fd < 0) {
+			ss_diag("%s", err);
+			return 1;
+		}
+		if (map < 0 || bpf_update_elem(map, &i, &fd, 0)) {
+			ss_diag("cannot store %s in BPF map sw_stages: %s",
+				fns[i], map < 0 ? "no such map" : strerror(errno));
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int core_attach(struct ss_app *app, void *st)
 {
 	struct core_state *cs = st;
@@ -76,6 +110,8 @@ static int core_attach(struct ss_app *app, void *st)
 		return 1;
 	if (app->o.npids <= 1 && app->o.ntids <= 1 &&
 	    (app->o.pid || app->o.tid) && fill_filter_ids(app))
+		return 1;
+	if (fill_stages(app))
 		return 1;
 	cs->col_ready = true;
 	if (ss_collect_init(&cs->col, accum, stats, app->ncpus_possible,

@@ -356,33 +356,103 @@ static const struct bpf_insn *load_start(struct ss_bpf *b, const char *fn,
 }
 
 /*
- * After loading fn: keep its fd, or say why the kernel refused it (errno
- * @e; the verifier's log, when there is one, is already on stderr).
- * Returns fd, or -1 with err.
+ * A rejected program's verifier log (b->verifier_log, when there is one):
+ * on stderr with -v, else into a new file of its own (mode 0600) under
+ * /tmp, whose path goes to @path ("" when none: then the log goes to
+ * stderr after all, not lost).
+ */
+static void log_keep(const struct ss_bpf *b, char *path, size_t pathlen)
+{
+	char tmpl[] = "/tmp/switchstat-verifier-XXXXXX.log";
+	size_t n = b->verifier_log ? strlen(b->verifier_log) : 0;
+	int fd;
+
+	path[0] = '\0';
+	if (!n)
+		return;
+	if (!b->verbose) {
+		fd = mkstemps(tmpl, 4);
+		if (fd >= 0) {
+			if (write(fd, b->verifier_log, n) == (ssize_t)n &&
+			    !close(fd)) {
+				snprintf(path, pathlen, "%s", tmpl);
+				return;
+			}
+			close(fd);
+			unlink(tmpl);
+		}
+	}
+	fprintf(stderr, "%s\n", b->verifier_log);
+}
+
+/*
+ * What to do about a program the kernel refused with errno @e: one
+ * clause for the message.
+ */
+static const char *rejected_hint(int e)
+{
+	switch (e) {
+	case E2BIG: /* the verifier's limit of 1M instructions walked */
+		return "the options together make it too complex for the "
+		       "verifier: use fewer of --blame, --stacks, --wakers, -L "
+		       "and the --hist kinds";
+	case EPERM:
+		return "run as root (CAP_BPF, CAP_PERFMON and CAP_SYS_ADMIN "
+		       "where the kernel is older than 5.8)";
+	default:
+		return "this kernel refuses the probe: report it, with the "
+		       "verifier log and uname -r";
+	}
+}
+
+/*
+ * After loading fn: keep its fd, or say in one line why the kernel refused
+ * it (errno @e) and what to do; the verifier's log goes to stderr with -v,
+ * else to a file the line names (log_keep).  Returns fd, or -1 with err.
  */
 static int load_done(struct ss_bpf *b, const char *fn, int fd, int e, char *err,
 		     size_t errlen)
 {
+	char path[64], where[96] = "";
+
 	if (fd < 0) {
 		b->cache_rejected = b->cached != NULL;
+		log_keep(b, path, sizeof(path));
+		if (path[0])
+			snprintf(where, sizeof(where), " (verifier log: %s)",
+				 path);
+		else if (b->verifier_log && b->verifier_log[0])
+			snprintf(where, sizeof(where), " (verifier log above)");
 		snprintf(err, errlen,
-			 "BPF program %s rejected by the kernel: %s%s%s", fn,
-			 strerror(e),
-			 b->verifier_log && b->verifier_log[0]
-				 ? " (verifier log above)"
-				 : "",
-			 /* the verifier's limit of 1M instructions walked */
-			 e == E2BIG ? "; the options together make it too "
-				      "complex for the verifier: use fewer of "
-				      "--blame, --stacks, --wakers, -L and the "
-				      "--hist kinds"
-				    : "");
+			 "BPF program %s rejected by the kernel: %s%s; %s", fn,
+			 strerror(e), where, rejected_hint(e));
 		return -1;
 	}
 	b->prog_fd[b->nprogs] = fd;
 	b->prog_name[b->nprogs] = fn;
 	b->nprogs++;
 	return fd;
+}
+
+/*
+ * -v: one line per program loaded: the instructions the verifier processed
+ * and its own time (from its BPF_LOG_STATS lines), and the load's time.
+ */
+static void verifier_stats(const struct ss_bpf *b, const char *fn,
+			   unsigned long long ns)
+{
+	const char *p = b->verifier_log ? strstr(b->verifier_log, "processed ")
+					: NULL;
+	const char *t = b->verifier_log ? strstr(b->verifier_log,
+						 "verification time ")
+					: NULL;
+	long insns = p ? strtol(p + strlen("processed "), NULL, 10) : -1;
+	long us = t ? strtol(t + strlen("verification time "), NULL, 10) : -1;
+
+	fprintf(stderr,
+		"switchstat: verifier: %s: %ld insns processed, %ld us "
+		"verifying, %.1f ms loading\n",
+		fn, insns, us, ns / 1e6);
 }
 
 /* ss_bpf_load - see bpf_host.h */
@@ -399,8 +469,12 @@ int ss_bpf_load(struct ss_bpf *b, const char *fn, int type, char *err,
 	if (b->verifier_log)
 		b->verifier_log[0] = '\0';
 	t0 = now_ns();
-	fd = func_load(b, type, fn, start, size, 0, b->verifier_log,
+	/* -v: the verifier's statistics (BPF_LOG_STATS, Linux 5.2+) */
+	fd = func_load(b, type, fn, start, size,
+		       b->verbose && b->verifier_log ? 4 : 0, b->verifier_log,
 		       b->verifier_log ? LOG_SIZE : 0);
+	if (fd >= 0 && b->verbose)
+		verifier_stats(b, fn, now_ns() - t0);
 	if (fd < 0 && errno == E2BIG && b->verifier_log) {
 		/*
 		 * The verifier's complexity limit: libbcc prints only a
@@ -410,12 +484,9 @@ int ss_bpf_load(struct ss_bpf *b, const char *fn, int type, char *err,
 		b->verifier_log[0] = '\0';
 		func_load(b, type, fn, start, size, 1, b->verifier_log,
 			  LOG_SIZE);
-		if (b->verifier_log[0])
-			fprintf(stderr, "%s\n", b->verifier_log);
 		errno = E2BIG;
 	}
 	b->load_ns += now_ns() - t0;
-	/* libbcc has printed the log to stderr already */
 	return load_done(b, fn, fd, errno, err, errlen);
 }
 
@@ -426,6 +497,16 @@ bool ss_bpf_prog_loaded(const struct ss_bpf *b, const char *fn)
 		if (b->prog_name[i] && !strcmp(b->prog_name[i], fn))
 			return true;
 	return false;
+}
+
+/* ss_bpf_has_func - see bpf_host.h */
+bool ss_bpf_has_func(const struct ss_bpf *b, const char *fn)
+{
+	size_t size = 0;
+
+	if (b->cached)
+		return ss_cache_func(b->cached, fn, &size) != NULL;
+	return b->mod && bpf_function_start(b->mod, fn) != NULL;
 }
 
 /* ss_bpf_add_link - see bpf_host.h */
@@ -507,11 +588,12 @@ static int load_tp_btf(struct ss_bpf *b, const char *fn, const char *tp,
 		return -1;
 	t0 = now_ns();
 	fd = ss_tp_btf_load(start, size, tp, mod_license(b), tp,
-			    b->verifier_log, b->verifier_log ? LOG_SIZE : 0);
+			    b->verifier_log, b->verifier_log ? LOG_SIZE : 0,
+			    b->verbose);
 	e = errno;
+	if (fd >= 0 && b->verbose)
+		verifier_stats(b, fn, now_ns() - t0);
 	b->load_ns += now_ns() - t0;
-	if (fd < 0 && b->verifier_log && b->verifier_log[0])
-		fprintf(stderr, "%s\n", b->verifier_log);
 	return load_done(b, fn, fd, e, err, errlen);
 }
 

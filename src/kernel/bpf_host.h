@@ -108,6 +108,12 @@ int ss_bpf_attach_tp(struct ss_bpf *b, const char *fn, const char *category,
 bool ss_bpf_prog_loaded(const struct ss_bpf *b, const char *fn);
 
 /*
+ * ss_bpf_has_func - is function fn in the compiled (or cached) module?
+ * (the probes compile a feature's programs in only when it is on)
+ */
+bool ss_bpf_has_func(const struct ss_bpf *b, const char *fn);
+
+/*
  * ss_bpf_sched_fn - the probe function of sched tracepoint @tp
  * ("sched_switch", "sched_wakeup", "sched_wakeup_new",
  * "sched_process_exit") on the path in use (b->mode), or NULL.

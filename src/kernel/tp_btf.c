@@ -47,7 +47,8 @@ bool ss_tp_btf_available(const char *tp)
 
 /* ss_tp_btf_load - see tp_btf.h */
 int ss_tp_btf_load(const void *insns, size_t len, const char *name,
-		   const char *license, const char *tp, char *log, size_t logsz)
+		   const char *license, const char *tp, char *log, size_t logsz,
+		   bool stats)
 {
 	int id = tp_btf_id(tp);
 	LIBBPF_OPTS(bpf_prog_load_opts, opts,
@@ -62,6 +63,12 @@ int ss_tp_btf_load(const void *insns, size_t len, const char *name,
 	}
 	/* the kernel keeps 15 characters of a program's name */
 	snprintf(short_name, sizeof(short_name), "%s", name);
+	if (stats && log && logsz) { /* BPF_LOG_STATS */
+		opts.log_buf = log;
+		opts.log_size = logsz;
+		opts.log_level = 4;
+		log[0] = '\0';
+	}
 	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, short_name, license, insns,
 			   len / sizeof(struct bpf_insn), &opts);
 	if (fd >= 0 || !log || !logsz)
@@ -138,7 +145,7 @@ bool ss_tp_btf_task_storage(const char *tp)
 		};
 
 		fd = ss_tp_btf_load(insns, sizeof(insns), "ss_probe_ts", "GPL",
-				    tp, NULL, 0);
+				    tp, NULL, 0, false);
 	}
 	if (fd >= 0)
 		close(fd);

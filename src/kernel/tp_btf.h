@@ -19,11 +19,12 @@ bool ss_tp_btf_available(const char *tp);
  * ss_tp_btf_load - load @len bytes of BPF instructions @insns (map fds
  * already in them, as libbcc leaves them) under @name and @license as a
  * BTF raw tracepoint program for @tp.  On failure the verifier's log is in
- * @log (@logsz bytes).  Returns the program fd, or -1 with errno set.
+ * @log (@logsz bytes); with @stats, on success the verifier's statistics
+ * (BPF_LOG_STATS).  Returns the program fd, or -1 with errno set.
  */
 int ss_tp_btf_load(const void *insns, size_t len, const char *name,
 		   const char *license, const char *tp, char *log,
-		   size_t logsz);
+		   size_t logsz, bool stats);
 
 /* ss_tp_btf_attach - attach program @fd; the link fd, or -1 (errno). */
 int ss_tp_btf_attach(int fd);

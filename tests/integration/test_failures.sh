@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Kernel headers (missing, incomplete, named with -v; the probes never read
 # a kernel struct), a program the verifier rejects, and the exit-code
-# contract: environment and BPF failures exit 1 with one clear message (the
-# verifier log for a rejected program),
+# contract: environment and BPF failures exit 1 with one clear message (a
+# rejected program's names the file of the verifier's log; -v prints it),
 # bad input exits 2 with a usage hint, and nothing is left attached.
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -77,13 +77,25 @@ if command -v bpftool >/dev/null && [ -r /sys/kernel/btf/vmlinux ]; then
 	info "task_struct offsets passed to the probes equal BTF's (bpftool)"
 fi
 
-# a rejected program ends the run with exit 1 and the verifier's log
+# a rejected program ends the run with exit 1 and one line saying what to
+# do, naming the file that holds the verifier's log; -v prints the log
 rc=0
 SWITCHSTAT_TEST=verifier_fail "$SWITCHSTAT" -d 1 >"$T/vf.out" 2>"$T/vf.err" || rc=$?
 [ "$rc" -eq 1 ] || fail "verifier rejection: exit $rc, want 1"
-grep -q "processed .* insns" "$T/vf.err" || fail "verifier rejection: no verifier log"
-grep -q "rejected by the kernel" "$T/vf.err" || fail "verifier rejection: no clear message"
 grep -q "PID" "$T/vf.out" && fail "verifier rejection: printed a table anyway"
+grep -q "processed .* insns" "$T/vf.err" && fail "verifier rejection: its log on stderr without -v"
+grep -q "rejected by the kernel: .*; " "$T/vf.err" || fail "verifier rejection: no clear message: $(cat "$T/vf.err")"
+vlog=$(sed -n 's/.*(verifier log: \([^)]*\)).*/\1/p' "$T/vf.err")
+[ -n "$vlog" ] && [ -f "$vlog" ] || fail "verifier rejection: names no log file: $(cat "$T/vf.err")"
+grep -q "processed .* insns" "$vlog" || fail "verifier rejection: $vlog holds no verifier log"
+rm -f "$vlog"
+rc=0
+SWITCHSTAT_TEST=verifier_fail "$SWITCHSTAT" -v -d 1 >/dev/null 2>"$T/vfv.err" || rc=$?
+[ "$rc" -eq 1 ] || fail "verifier rejection -v: exit $rc, want 1"
+grep -q "processed .* insns" "$T/vfv.err" || fail "verifier rejection -v: no verifier log on stderr"
+grep -q "rejected by the kernel: .*(verifier log above)" "$T/vfv.err" ||
+	fail "verifier rejection -v: no clear message"
+info "rejected: $(cat "$T/vf.err")"
 
 # not root -> exit 1
 if command -v setpriv >/dev/null; then

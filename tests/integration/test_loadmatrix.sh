@@ -27,6 +27,10 @@ fi
 
 ALLH="--hist oncpu,offcpu,runq"
 EV="-e cpu-clock,page-faults"
+# the largest combination: every feature, every --hist kind (its verifier
+# figures: test_verifier_budget)
+BIG="--blame --stacks --offcpu --wakers -L -P -M $EV --hist"
+BIG+=" oncpu,offcpu,runq,offcpu-S,offcpu-D,offcpu-IO,offcpu-T,offcpu-R"
 # options, one combination a line; each runs on every path below
 OPTS=(
 	""
@@ -64,6 +68,7 @@ OPTS=(
 	"-p $SLEEPER $ALLH -P -M $EV"
 	"-t $SLEEPER $ALLH -L -P -M $EV"
 	"-p $SLEEPER --blame $ALLH -P -M $EV"
+	"$BIG"
 )
 if [ -n "$CG" ]; then
 	OPTS+=(
@@ -96,6 +101,8 @@ declare -a DESC RUNS
 for p in "${PATHS[@]}"; do
 	oi=0
 	for o in "${OPTS[@]}"; do
+		# --wakers needs the raw tracepoints
+		[[ "$o" != "$BIG" || "$p" != *no_raw* ]] || o=${BIG/ --wakers/}
 		DESC[n]="${p:-default path}: switchstat -d 1 $o"
 		c=off
 		[ "$CACHE" = off ] || c=$CACHE/$pi-$((oi / 30))

@@ -31,6 +31,11 @@ wait "$VF" || rc=$?
 [ "$served" -eq 0 ] || fail "answered $served scrapes before exiting"
 [ "$tries" -gt 5 ] || fail "exited too fast to tell ($tries polls)"
 grep -q "rejected by the kernel" "$T/vf.err" || fail "no clear message: $(cat "$T/vf.err")"
+# the verifier's log in the file it names, not on stderr
+grep -q "processed .* insns" "$T/vf.err" && fail "the verifier's log on stderr without -v"
+vlog=$(sed -n 's/.*(verifier log: \([^)]*\)).*/\1/p' "$T/vf.err")
+[ -n "$vlog" ] && grep -q "processed .* insns" "$vlog" || fail "no verifier log file: $(cat "$T/vf.err")"
+rm -f "$vlog"
 [ -s "$T/vf.out" ] && fail "printed to stdout"
 info "exit 1 after $tries scrape attempts, none answered: $(grep -m1 rejected "$T/vf.err")"
 pass "verifier failure: exit 1, nothing served"
