@@ -99,11 +99,16 @@ static __always_inline __u64 ss_off_ksum(void)
  * The reason of a switch-out from the raw tracepoint's @preempt and
  * @st (the task's __state; include/linux/sched.h bits, stable since 4.14:
  * 0x1 S, 0x2 D, 0x4 T, 0x8 t, 0x40 P, 0x80 TASK_DEAD, 0x100 TASK_WAKEKILL,
- * 0x400 TASK_NOLOAD), or SS_OFF_DEAD.
+ * 0x400 TASK_NOLOAD; 0x1000 TASK_RTLOCK_WAIT and 0x8000 TASK_FROZEN,
+ * which the tracepoint reports as D), or SS_OFF_DEAD.
  */
 static __always_inline __u32 ss_off_reason_raw(__u64 preempt, __u64 st)
 {
-	if (preempt || !(st & 0xff))
+	if (preempt)
+		return SS_OFF_RUNQ;
+	if (st & (0x1000 | 0x8000))
+		return SS_OFF_BLOCK;
+	if (!(st & 0xff))
 		return SS_OFF_RUNQ;
 	if (st & 0x80)
 		return SS_OFF_DEAD;
