@@ -72,7 +72,7 @@ struct ss_off_task {
 	char wk_comm[SS_COMM_LEN];
 	/*
 	 * --stacks: where it blocked, taken at its switch-out (struct
-	 * ss_stack_key's ids), its tgid and own comm
+	 * ss_stack_key's ids), its tgid and row name (identity.bpf.h)
 	 */
 	__s32 kstack;
 	__s32 ustack;
