@@ -446,20 +446,20 @@ static __always_inline void ss_off_edge(__u64 now)
 }
 
 /* in the raw sched_switch: its cpu, now, tgid, tid, preempt, raw_state */
-#define SS_OFFCPU_RAW_SWITCH(cpu, next)                             \
-	do {                                                        \
-		ss_off_leave(ctx, cpu, now, tgid, tid,              \
-			     ss_off_reason_raw(preempt, raw_state), \
+#define SS_OFFCPU_RAW_SWITCH(cpu, next)                                    \
+	do {                                                               \
+		ss_off_leave(ctx, cpu, now, tgid, tid,                     \
+			     ss_off_reason_raw(preempt, raw_state),        \
 			     ss_off_gap(cpu, now), ss_off_over(cpu, now)); \
-		ss_off_arrive(cpu, now, ss_arg_task_pid(next));     \
-		SS_OFF_GAP_START(cpu, now);                         \
+		ss_off_arrive(cpu, now, ss_arg_task_pid(next));            \
+		SS_OFF_GAP_START(cpu, now);                                \
 	} while (0)
 /* in the regular sched_switch: its args, cpu, now, tgid, tid, prev_state */
-#define SS_OFFCPU_TP_SWITCH(cpu, next_tid)                     \
-	do {                                                   \
+#define SS_OFFCPU_TP_SWITCH(cpu, next_tid)                        \
+	do {                                                      \
 		ss_off_leave(args, cpu, now, tgid, tid,           \
 			     ss_off_reason_tp(prev_state), 0, 0); \
-		ss_off_arrive(cpu, now, next_tid);             \
+		ss_off_arrive(cpu, now, next_tid);                \
 	} while (0)
 /* in ss_resync: the current task arrived by a switch not reported */
 #define SS_OFFCPU_UNREPORTED() ss_off_arrive(cpu, now, tid)
