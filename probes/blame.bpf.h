@@ -222,6 +222,18 @@ static __always_inline void ss_blame_culprit(struct ss_blame_key *key,
 	}
 }
 
+/*
+ * The current task's row name into dst (8-aligned): per process its
+ * leader's comm (what the rows show, identity.bpf.h), per thread (-L) its
+ * own; per cgroup (-G) the thread's, unused there.
+ */
+static __always_inline void ss_blame_cur_name(char *dst)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+
+	ss_ident_name(dst, id >> 32, (__u32)id, SS_BLAME_BY != 0);
+}
+
 /* Add ns to the (victim in *key, culprit) pair. */
 static __always_inline void ss_blame_add(struct ss_blame_key *key, __u32 kind,
 					 const struct ss_blame_slice *s,
@@ -235,7 +247,7 @@ static __always_inline void ss_blame_add(struct ss_blame_key *key, __u32 kind,
 	v = blame.lookup(key);
 	if (!v) {
 		/* the victim is the current task (ss_blame_flush) */
-		bpf_get_current_comm(zero.victim_comm, SS_COMM_LEN);
+		ss_blame_cur_name(zero.victim_comm);
 		if (kind == SS_BLAME_TASK && s)
 			__builtin_memcpy(zero.culprit_comm, s->comm,
 					 SS_COMM_LEN);
@@ -302,7 +314,7 @@ ss_blame_cache_add(struct ss_blame_cpu *bc, struct ss_blame_key *key,
 	ss_blame_uncache(c);
 	c->key = *key;
 	c->ns = ns;
-	bpf_get_current_comm(c->victim_comm, SS_COMM_LEN);
+	ss_blame_cur_name(c->victim_comm);
 	if (kind == SS_BLAME_TASK)
 		__builtin_memcpy(c->culprit_comm, s->comm, SS_COMM_LEN);
 	else
@@ -458,14 +470,20 @@ int ss_blame_flush_ck(void *ctx)
 }
 
 /*
- * The current task's comm into dst (8-aligned): read in place from @task
- * (sched_switch's prev under tp_btf, a typed pointer: two loads instead of
- * a helper call at every switch) by identity.bpf.h's reader, which also
- * falls back to the helper without BTF task pointers; 0: the helper.
+ * The current task's (tgid, tid) row name into dst (8-aligned): per
+ * process (SS_BLAME_BY 0) its leader's comm, as the rows have it (a
+ * culprit's threads are one process row); else the thread's comm, read in
+ * place from @task (sched_switch's prev under tp_btf, a typed pointer:
+ * two loads instead of a helper call at every switch) by identity.bpf.h's
+ * reader, which also falls back to the helper without BTF task pointers;
+ * @task 0: the helper.
  */
-static __always_inline void ss_blame_comm(char *dst, __u64 task)
+static __always_inline void ss_blame_comm(char *dst, __u64 task, __u32 tgid,
+					  __u32 tid)
 {
-	if (task)
+	if (SS_BLAME_BY == 0 && tid != tgid)
+		ss_ident_name(dst, tgid, tid, 0);
+	else if (task)
 		ss_ident_cur_comm_of(dst, task);
 	else
 		bpf_get_current_comm(dst, SS_COMM_LEN);
@@ -498,7 +516,7 @@ static __always_inline void ss_blame_push(struct ss_blame_cpu *bc, __u64 start,
 	s->tgid = tgid;
 	s->tid = tid;
 	s->cgroup_id = cg;
-	ss_blame_comm(s->comm, task);
+	ss_blame_comm(s->comm, task, tgid, tid);
 	bc->pushed++;
 }
 

@@ -100,11 +100,16 @@ static __always_inline __u64 ss_off_ksum(void)
  * The reason of a switch-out from the raw tracepoint's @preempt and
  * @st (the task's __state; include/linux/sched.h bits, stable since 4.14:
  * 0x1 S, 0x2 D, 0x4 T, 0x8 t, 0x40 P, 0x80 TASK_DEAD, 0x100 TASK_WAKEKILL,
- * 0x400 TASK_NOLOAD), or SS_OFF_DEAD.
+ * 0x400 TASK_NOLOAD; 0x1000 TASK_RTLOCK_WAIT and 0x8000 TASK_FROZEN,
+ * which the tracepoint reports as D), or SS_OFF_DEAD.
  */
 static __always_inline __u32 ss_off_reason_raw(__u64 preempt, __u64 st)
 {
-	if (preempt || !(st & 0xff))
+	if (preempt)
+		return SS_OFF_RUNQ;
+	if (st & (0x1000 | 0x8000))
+		return SS_OFF_BLOCK;
+	if (!(st & 0xff))
 		return SS_OFF_RUNQ;
 	if (st & 0x80)
 		return SS_OFF_DEAD;
@@ -193,8 +198,26 @@ static __always_inline __u64 ss_off_gap(struct ss_cpu *cpu, __u64 now)
 		(cpu)->off_in_ns = (now); \
 		(cpu)->off_in_k = 0;      \
 	} while (0)
+
+/*
+ * ss_off_over - under SS_TASK_CLOCK, how much more the kernel's clock
+ * gave the leaving task than its window on this CPU (its reported
+ * switch-in to @now, ns): a wakeup that asks for a reschedule makes the
+ * next __schedule() skip its clock update, so the woken task's run time
+ * starts at the wakeup's clock value (docs/accuracy.md, Run-queue waits)
+ * and its wait after the wakeup is run time to the kernel.  That much of
+ * the off-CPU span its switch-in ended was on-CPU time, and is taken back
+ * (ss_off_overlap).  0 when the switch-in was not seen.
+ */
+static __always_inline __u64 ss_off_over(struct ss_cpu *cpu, __u64 now)
+{
+	__u64 in = cpu->off_in_ns, k = cpu->off_in_k;
+
+	return in && in + k > now ? in + k - now : 0;
+}
 #else
 #define ss_off_gap(cpu, now) 0
+#define ss_off_over(cpu, now) 0
 #define SS_OFF_GAP_START(cpu, now) \
 	do {                       \
 	} while (0)
@@ -205,8 +228,9 @@ static __always_inline __u64 ss_off_gap(struct ss_cpu *cpu, __u64 now)
  * The part before the edge of the interval this CPU is in is left in
  * xfrom..xto for the host (see the top of this file).
  */
-static __always_inline void
-ss_off_end(struct ss_cpu *cpu, struct ss_off_task *t, __u32 tid, __u64 now)
+static __always_inline void ss_off_end(struct ss_cpu *cpu,
+				       struct ss_off_task *t, __u32 tid,
+				       __u64 now, int seen)
 {
 	__u64 since = t->since, from;
 	__u32 idx;
@@ -227,8 +251,15 @@ ss_off_end(struct ss_cpu *cpu, struct ss_off_task *t, __u32 tid, __u64 now)
 	/* xfrom..xto before since = 0: the host reads them lock-free */
 	asm volatile("" ::: "memory");
 	t->since = 0;
-	if (now > from)
+	t->arr_ns = 0;
+	if (now > from) {
 		ss_off_charge(t, gen, t->reason, now - from);
+		if (seen) { /* its end may be run time (ss_off_over) */
+			t->arr_ns = now - from;
+			t->arr_gen = cpu->accum_gen;
+			t->arr_reason = t->reason;
+		}
+	}
 	if (now > since) { /* --hist offcpu-*, --wakers: the whole span */
 		SS_HIST_OFFSTATE_END(tid, t->reason, now - since);
 		/* stacks first: they read the waker, which wakers forgets */
@@ -269,7 +300,7 @@ static __always_inline void ss_off_close_unseen(struct ss_cpu *cpu,
 		end = ran < now - since ? now - ran : since;
 	}
 #endif
-	ss_off_end(cpu, t, tid, end);
+	ss_off_end(cpu, t, tid, end, 0);
 }
 
 /*
@@ -308,17 +339,45 @@ static __always_inline void ss_off_arrive(struct ss_cpu *cpu, __u64 now,
 	if (n && ++*n % SS_TEST_MISS_ARRIVE == 0)
 		return;
 #endif
-	ss_off_end(cpu, t, tid, now);
+	ss_off_end(cpu, t, tid, now, 1);
+}
+
+/*
+ * The current task's last span (@t) ended at its switch-in @over ns
+ * (ss_off_over) after the kernel's clock had started its run time: take
+ * that much back from the span's charge, if it is still in the interval
+ * this CPU charges (after an edge it stays: at most one such part per
+ * task and edge).  So on-CPU (the kernel's clock) and off-CPU never
+ * overlap, and add up to the wall time.
+ */
+static __always_inline void ss_off_overlap(struct ss_cpu *cpu,
+					   struct ss_off_task *t, __u64 over)
+{
+	__u64 d = t->arr_ns;
+	struct ss_off_val *v;
+	__u32 r = t->arr_reason;
+
+	t->arr_ns = 0;
+	if (!over || !d || t->arr_gen != cpu->accum_gen || r >= SS_OFF_MAX)
+		return;
+	if (over < d)
+		d = over;
+	/* the row holds the charge: never made here */
+	v = (cpu->accum_gen & 1) ? offcpu_b.lookup(&t->key)
+				 : offcpu.lookup(&t->key);
+	if (v)
+		__sync_fetch_and_add(&v->ns[r], -d);
 }
 
 /*
  * The current task (tgid, tid) leaves the CPU at @now for @reason; @gap
  * ns of its last window (ss_off_gap) go to its row as runnable, in the
- * interval @cpu charges.
+ * interval @cpu charges; @over ns (ss_off_over) of the span that window
+ * began with are taken back from it.
  */
 static __always_inline void ss_off_leave(void *ctx, struct ss_cpu *cpu,
 					 __u64 now, __u32 tgid, __u32 tid,
-					 __u32 reason, __u64 gap)
+					 __u32 reason, __u64 gap, __u64 over)
 {
 	struct ss_off_task *t;
 
@@ -338,6 +397,7 @@ static __always_inline void ss_off_leave(void *ctx, struct ss_cpu *cpu,
 		return;
 	t = offcpu_task.lookup(&tid);
 	if (t) {
+		ss_off_overlap(cpu, t, over);
 		ss_off_close_unseen(cpu, t, tid, now);
 	} else {
 		struct ss_off_task zero = {};
@@ -398,12 +458,12 @@ static __always_inline void ss_off_switch(void *ctx, struct ss_cpu *cpu,
 #if SS_RAW_TP
 	ss_off_leave(ctx, cpu, now, sw->tgid, sw->tid,
 		     ss_off_reason_raw(sw->preempt, sw->raw_state),
-		     ss_off_gap(cpu, now));
+		     ss_off_gap(cpu, now), ss_off_over(cpu, now));
 	ss_off_arrive(cpu, now, ss_arg_task_pid(sw->next));
 	SS_OFF_GAP_START(cpu, now);
 #else
 	ss_off_leave(ctx, cpu, now, sw->tgid, sw->tid,
-		     ss_off_reason_tp(sw->prev_state), 0);
+		     ss_off_reason_tp(sw->prev_state), 0, 0);
 	ss_off_arrive(cpu, now, sw->next_tid);
 #endif
 }

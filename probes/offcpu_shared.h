@@ -58,6 +58,16 @@ struct ss_off_task {
 	__u64 ksum;
 	__u64 xfrom;
 	__u64 xto;
+	/*
+	 * the part of the last span charged at its (seen) switch-in, ns (0:
+	 * none), the interval (accum_gen) and reason it went to: what of it
+	 * the kernel's clock gave the task's run time is taken back at its
+	 * switch-out (offcpu.bpf.h ss_off_overlap)
+	 */
+	__u64 arr_ns;
+	__u64 arr_gen;
+	__u32 arr_reason;
+	__u32 arr_pad;
 	__u32 reason; /* enum ss_off_reason of the open span */
 	__u32 xreason; /* ... of the xfrom..xto part */
 	__u32 dead; /* 1: its last switch was seen: the host deletes it */
@@ -72,7 +82,7 @@ struct ss_off_task {
 	char wk_comm[SS_COMM_LEN];
 	/*
 	 * --stacks: where it blocked, taken at its switch-out (struct
-	 * ss_stack_key's ids), its tgid and own comm
+	 * ss_stack_key's ids), its tgid and row name (identity.bpf.h)
 	 */
 	__s32 kstack;
 	__s32 ustack;

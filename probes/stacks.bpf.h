@@ -102,7 +102,9 @@ static __always_inline void ss_stk_leave(void *ctx, struct ss_off_task *t,
 	t->kstack = ss_stk_kernel(ctx);
 	t->ustack = ss_stk_user(ctx);
 	t->stk_tgid = tgid;
-	bpf_get_current_comm(t->stk_comm, SS_COMM_LEN);
+	/* a process's stacks carry its name, its leader's (-L: the thread's) */
+	ss_ident_name(t->stk_comm, tgid, (__u32)bpf_get_current_pid_tgid(),
+		      SS_STACKS_PER_THREAD);
 }
 
 /* At thread @tid's switch-in: add the span's @ns to its stacks. */
@@ -117,7 +119,6 @@ static __always_inline void ss_stk_arrive(__u32 tid, struct ss_off_task *t,
 	key.tid = SS_STACKS_PER_THREAD ? tid : 0;
 	key.kstack = t->kstack;
 	key.ustack = t->ustack;
-	/* the thread's own name, as offcputime's (not the leader's) */
 	__builtin_memcpy(key.comm, t->stk_comm, SS_COMM_LEN);
 	key.wk_kstack = SS_STK_NONE;
 	key.wk_ustack = SS_STK_NONE;

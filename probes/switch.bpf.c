@@ -298,21 +298,36 @@ static __always_inline __u64 ss_tslice_next(struct ss_cpu *cpu, __u64 now,
 #define SS_SLICE_KNOWN(cpu) ((cpu)->last_switch_ns != 0)
 #endif
 
+/* __state bits above TASK_REPORT (include/linux/sched.h) */
+#define SS_TASK_IDLE 0x402 /* TASK_UNINTERRUPTIBLE | TASK_NOLOAD */
+#define SS_TASK_RTLOCK_WAIT 0x1000 /* 5.15+; TASK_STATE_MAX before */
+#define SS_TASK_FROZEN 0x8000 /* 6.1+; above TASK_STATE_MAX before */
+/* a raw __state that blocks: the kernel counts its switch voluntary */
+#define SS_RAW_SLEEP_MASK \
+	(SS_PREV_STATE_SLEEP_MASK | SS_TASK_RTLOCK_WAIT | SS_TASK_FROZEN)
+
 /*
- * The prev_state the regular tracepoint reports, from the raw one: R+
- * (TASK_REPORT_MAX) when preempted, else the highest TASK_REPORT bit of
- * the state (a dead thread shows X), I for TASK_IDLE.
+ * The prev_state the regular tracepoint reports, from the raw one
+ * (__trace_sched_switch_state() and __task_state_index(), 5.10 to 6.18):
+ * R+ (TASK_REPORT_MAX) when preempted; else the highest TASK_REPORT bit
+ * of __state | exit_state (@exit: prev's exit_state, X or Z on a last
+ * switch), I for TASK_IDLE, D for a task frozen by the freezer (6.1+:
+ * cgroup v1 freezer, suspend) or waiting for an RT lock.  Before 6.1 the
+ * freezer sleeps in TASK_UNINTERRUPTIBLE and the two high bits are never
+ * set; 5.10 tests TASK_IDLE for equality, the same for every state the
+ * kernel sets.
  */
-static __always_inline __u64 ss_report_state(__u64 preempt, __u64 raw)
+static __always_inline __u64 ss_report_state(__u64 preempt, __u64 raw,
+					     __u64 exit)
 {
-	__u64 s = raw & 0x7f;
+	__u64 s = (raw | exit) & 0x7f;
 
 	if (preempt)
 		return 0x100;
-	if (raw == 0x402) /* TASK_IDLE */
+	if ((raw & SS_TASK_IDLE) == SS_TASK_IDLE)
 		return 0x80;
-	if (raw & 0x80) /* TASK_DEAD: exit_state EXIT_DEAD */
-		s |= 0x10;
+	if (raw & (SS_TASK_RTLOCK_WAIT | SS_TASK_FROZEN))
+		return 0x2;
 	for (int b = 6; b >= 0; b--)
 		if (s & (1ULL << b))
 			return 1ULL << b;
@@ -805,7 +820,7 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 		/* its counts are in its process's already (shared.h) */
 		kind = SS_SW_EXIT;
 		blocked = !preempt && !(raw_state & SS_TASK_DEAD) &&
-			  (raw_state & SS_PREV_STATE_SLEEP_MASK) != 0;
+			  (raw_state & SS_RAW_SLEEP_MASK) != 0;
 		/* a leader's last switch after its parent reaped it: wait4
 		 * read its nvcsw concurrently, mostly before this switch's
 		 * add (shared.h); counted for the test's allowance */
@@ -820,9 +835,9 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 		kind = ss_prev_nvcsw(who->task) != cpu->curr_nvcsw
 			       ? SS_SW_VOL
 			       : SS_SW_INVOL;
-		blocked = (raw_state & SS_PREV_STATE_SLEEP_MASK) != 0;
+		blocked = (raw_state & SS_RAW_SLEEP_MASK) != 0;
 	} else { /* nvcsw at switch-in unknown (first or missed slice) */
-		blocked = (raw_state & SS_PREV_STATE_SLEEP_MASK) != 0;
+		blocked = (raw_state & SS_RAW_SLEEP_MASK) != 0;
 		kind = blocked ? SS_SW_VOL : SS_SW_INVOL;
 #if SS_ROW_CACHE_BITS
 		/* its counts at its last switch here: the kernel's own kind */
@@ -839,7 +854,9 @@ RAW_TRACEPOINT_PROBE(sched_switch)
 	sw.prev = prev;
 	sw.next = next;
 	/* the hooks (histograms, blame, trace) read it as the tracepoint's */
-	sw.prev_state = ss_report_state(preempt, raw_state);
+	sw.prev_state = ss_report_state(
+		preempt, raw_state,
+		(raw_state & SS_TASK_DEAD) ? ss_prev_exit_state(prev) : 0);
 	sw.raw_state = raw_state;
 	sw.preempt = preempt;
 	sw.prev_comm = NULL;

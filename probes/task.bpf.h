@@ -209,13 +209,26 @@ static __always_inline __u64 ss_prev_nivcsw(__u64 prev)
 #endif
 }
 
+/* prev's exit_state (EXIT_ZOMBIE 0x20, EXIT_DEAD 0x10; 0 while alive) */
+static __always_inline __u64 ss_prev_exit_state(__u64 prev)
+{
+	int v = 0;
+
+#if SS_TP_BTF
+	v = *(int *)(prev + SS_TASK_EXIT_STATE);
+#elif SS_TASK_BTF_PTR
+	v = *(int *)((__u64)bpf_get_current_task_btf() + SS_TASK_EXIT_STATE);
+#else
+	bpf_probe_read_kernel(
+		&v, sizeof(v),
+		(void *)(bpf_get_current_task() + SS_TASK_EXIT_STATE));
+#endif
+	return (__u32)v;
+}
+
 static __always_inline int ss_prev_released(__u64 prev)
 {
-#if SS_TP_BTF
-	return *(int *)(prev + SS_TASK_EXIT_STATE) == SS_EXIT_DEAD;
-#else
-	return ss_current_released();
-#endif
+	return ss_prev_exit_state(prev) == SS_EXIT_DEAD;
 }
 
 #ifndef SS_SWITCH_NARGS

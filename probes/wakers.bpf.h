@@ -158,7 +158,8 @@ RAW_TRACEPOINT_PROBE(sched_waking)
 		t->wk_tgid = id >> 32;
 		t->wk_tid = (__u32)id;
 		t->wk_cgroup = bpf_get_current_cgroup_id();
-		bpf_get_current_comm(t->wk_comm, sizeof(t->wk_comm));
+		/* a process row's name: its leader's (-L: the thread's) */
+		ss_ident_name(t->wk_comm, t->wk_tgid, t->wk_tid, SS_PER_THREAD);
 	} else {
 		t->wk_tgid = 0;
 		t->wk_tid = 0;

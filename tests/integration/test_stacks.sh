@@ -14,8 +14,9 @@
 #     6.16) inside it, and wait_in_sleep with do_nanosleep /
 #     hrtimer_nanosleep; each value within 5 % of the time the workload
 #     measured, and their ratio within 5 % of the workload's.
-#  2. -K (kernel stacks only, table): no user frames; the read's kernel
-#     stack with the workload's name and pid, within 5 %.
+#  2. -K -L (kernel stacks only, table): no user frames; the read's
+#     kernel stack with the main thread's name and pid/tid, within 5 %
+#     (per process the helper's reads are the process's too).
 #  3. as 1 on the regular tracepoint path (the probe's other stack
 #     context: the tracepoint's args; other tracing frames dropped).
 #  3b. as 1 with every 3rd switch-in unseen (SWITCHSTAT_TEST=miss_arrive=3),
@@ -25,7 +26,8 @@
 #  5. --wakers -f (offwaketime's folded layout): as 1 for the blocked
 #     part; after "--" the waker upside down: wait_in_pipe's is the
 #     helper (try_to_wake_up, the pipe write's kernel frames, then its
-#     user functions wake_by_pipe and helper, "swhelper" last), within
+#     user functions wake_by_pipe and helper, the process's name
+#     stackwait last; with -L the thread's, swhelper), within
 #     5 % of the pipe time; wait_in_sleep's the timer (see check_wakers
 #     for the few timer wakeups no probe sees).
 #  6. --wakers CSV -L: the waker_* fields make the same lines as 5.
@@ -94,10 +96,11 @@ for r in recs:
 PY
 }
 
-# check_wakers NAME [FILE]: folded lines with wakers (--wakers): each
-# wait_in_pipe stack's waker is the helper, upside down after "--" (the
-# pipe write's kernel frames, then wake_by_pipe, helper, "swhelper"
-# last), within 5 % of the pipe time; each wait_in_sleep's the timer.
+# check_wakers NAME [FILE [COMM]]: folded lines with wakers (--wakers):
+# each wait_in_pipe stack's waker is the helper, upside down after "--"
+# (the pipe write's kernel frames, then wake_by_pipe, helper, and its
+# name last: COMM, the process's, stackwait, or with -L the thread's,
+# swhelper), within 5 % of the pipe time; each wait_in_sleep's the timer.
 # A timer wakeup can run no sched_waking program (the interrupt came
 # while a BPF program ran on that CPU: the kernel skips the nested one;
 # test_wakers case 3 sees 0.4-1.3 %), so its span has no waker: the
@@ -105,9 +108,9 @@ PY
 # at least 85 % (3 of the 20 sleeps unseen at most); the unwoken part is
 # printed
 check_wakers() {
-	python3 - "${2:-$T/$1.out}" "$T/$1.wl" <<'PY'
+	python3 - "${2:-$T/$1.out}" "$T/$1.wl" "${3:-stackwait}" <<'PY'
 import sys
-out, wl = sys.argv[1:3]
+out, wl, wcomm = sys.argv[1:4]
 pid, pipe_ns, sleep_ns = map(int, open(wl).read().split())
 got = {"pipe": 0, "sleep": 0}
 other = {"pipe": 0, "sleep": 0}
@@ -126,7 +129,7 @@ for l in open(out, encoding="utf-8", errors="replace").read().split("\n"):
             unwoken[k] += int(v)
             continue
         if k == "pipe":
-            ok = (wk[-1] == "swhelper" and "wake_by_pipe" in wk and "helper" in wk
+            ok = (wk[-1] == wcomm and "wake_by_pipe" in wk and "helper" in wk
                   and wk.index("wake_by_pipe") < wk.index("helper")
                   and any(x in wk[:wk.index("wake_by_pipe")]
                           for x in ("anon_pipe_write", "pipe_write"))
@@ -231,8 +234,10 @@ info "1. folded (-f): format, the workload's functions under their kernel frames
 run f -f
 check_folded f || fail "folded stacks wrong"
 
-info "2. -K: kernel stacks only (table)"
-run k -K
+info "2. -K: kernel stacks only (table), -L"
+# per thread: the helper thread blocks in pipe_read too, and per process
+# its stacks are the process's (named stackwait, as the process row)
+run k -K -L
 python3 - "$T/k.out" "$T/k.wl" <<'PY' || fail "-K table wrong"
 import sys
 out, wl = sys.argv[1:3]
@@ -246,7 +251,7 @@ for b in blocks:
     who, v = ls[-2], int(ls[-1])
     if any(f in ("wait_in_pipe", "wait_in_sleep", "main") for f in ls):
         users += 1
-    if who.split()[1:] == ["stackwait", "(%d)" % pid] and \
+    if who.split()[1:] == ["stackwait", "(%d/%d)" % (pid, pid)] and \
             any(f in ("anon_pipe_read", "pipe_read") for f in ls):
         got += v
 err = (got * 1000 - pipe_ns) / pipe_ns * 100
@@ -291,7 +296,7 @@ info "6. --wakers, CSV (-L): the waker's fields"
 run c --csv -L --wakers
 folded_of c
 check_folded c "$T/c.folded" || fail "CSV stack records wrong"
-check_wakers c "$T/c.folded" || fail "CSV waker stacks wrong"
+check_wakers c "$T/c.folded" swhelper || fail "CSV waker stacks wrong"
 
 info "7. the exporter (--listen, frozen past interval edges): stack series"
 if command -v promtool >/dev/null; then
