@@ -32,6 +32,22 @@ cleanup() {
 trap cleanup EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# SS_HANG_S: how long a condition a test waits for (an attach, a file, a
+# workload's progress) may take before the wait is called a hang and the
+# test fails.  Not a bound on speed: a slow host only waits longer.
+SS_HANG_S=${SS_HANG_S:-120}
+
+# wait_for WHAT CMD...: run CMD every 50 ms until it succeeds; fails the
+# test, naming WHAT, only when it has not within SS_HANG_S seconds
+wait_for() {
+	local what=$1 end=$((SECONDS + SS_HANG_S))
+	shift
+	until "$@"; do
+		[ "$SECONDS" -lt "$end" ] || fail "hang: $what not within SS_HANG_S=$SS_HANG_S s"
+		sleep 0.05
+	done
+}
 pass() { echo "PASS: $*"; exit 0; }
 skip() { echo "SKIP: $*"; exit 77; }
 info() { echo "  $*"; }
@@ -104,20 +120,19 @@ start_tool() {
 	"$SWITCHSTAT" "$@" >"$T/$name.out" 2>"$T/$name.err" &
 	TOOL_PID=$!
 	BG_PIDS+=("$TOOL_PID")
-	local i
-	# 30 s, or SS_ATTACH_TIMEOUT_S (slow emulated guests: tests/vm)
-	for i in $(seq 1 $((${SS_ATTACH_TIMEOUT_S:-30} * 20))); do
-		if grep -q "Tracing" "$T/$name.out" "$T/$name.err" 2>/dev/null; then
-			return 0
-		fi
-		if ! kill -0 "$TOOL_PID" 2>/dev/null; then
-			cat "$T/$name.err" >&2
-			fail "switchstat exited before attaching"
-		fi
-		sleep 0.05
-	done
-	fail "switchstat did not attach within ${SS_ATTACH_TIMEOUT_S:-30} s"
+	await "$name" "$TOOL_PID"
 }
+
+# intervals NAME: how many intervals the tool started as NAME (with -v)
+# has ended so far: its per-interval -v lines in $T/NAME.err
+intervals() {
+	grep -c '^switchstat: [0-9]* rows, ' "$T/$1.err"
+}
+# wait_intervals NAME N: until the tool NAME (-v) has ended N intervals
+wait_intervals() {
+	wait_for "$1: $2 intervals ended" intervals_ge "$1" "$2"
+}
+intervals_ge() { [ "$(intervals "$1")" -ge "$2" ]; }
 
 # expect_exit WANT_RC PATTERN ARGS...: switchstat ARGS must exit WANT_RC
 # and print PATTERN (grep -E) on stderr, once.
@@ -168,18 +183,17 @@ schedstat_sum() {
 	cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f\n", s }'
 }
 
-# thaw_for_cpu PID BASE_NS NS MAX_S: continue the frozen PID until its
-# schedstat_sum is NS past BASE_NS (polled every 50 ms, at most MAX_S
-# seconds: a loaded CPU gives it less), then freeze it again (SIGSTOP)
+# thaw_for_cpu PID BASE_NS NS [WHAT]: continue the frozen PID until its
+# schedstat_sum is NS past BASE_NS (polled every 50 ms; a loaded or slow
+# CPU only takes longer, SS_HANG_S is a hang), then freeze it again
+# (SIGSTOP)
 thaw_for_cpu() {
-	local i
 	kill -CONT "$1"
-	for i in $(seq 1 $(($4 * 20))); do
-		[ $(($(schedstat_sum "$1") - $2)) -ge "$3" ] && break
-		sleep 0.05
-	done
+	wait_for "${4:-pid $1}: $3 ns on CPU" cpu_past "$1" "$2" "$3"
 	kill -STOP "$1"
 }
+# cpu_past PID BASE_NS NS: schedstat_sum of PID is NS past BASE_NS
+cpu_past() { [ $(($(schedstat_sum "$1") - $2)) -ge "$3" ]; }
 
 # minflt PID: minor faults of the process (/proc/PID/stat field 10)
 minflt() {
@@ -216,12 +230,12 @@ perf_start() {
 	PERF_PID=$!
 	BG_PIDS+=("$PERF_PID")
 	n=$(($(tr -cd , <<<"$1" | wc -c) + 1))
-	for i in $(seq 1 200); do
-		[ "$(ls -l /proc/"$PERF_PID"/fd 2>/dev/null | grep -c perf_event)" -ge "$n" ] && return 0
-		kill -0 "$PERF_PID" 2>/dev/null || fail "perf stat exited: $(cat "$2")"
-		sleep 0.05
-	done
-	fail "perf stat did not open its events within 10 s"
+	wait_for "perf stat: its $n events open" perf_open "$n" "$2"
+}
+perf_open() {
+	[ "$(ls -l /proc/"$PERF_PID"/fd 2>/dev/null | grep -c perf_event)" -ge "$1" ] && return 0
+	kill -0 "$PERF_PID" 2>/dev/null || fail "perf stat exited: $(cat "$2")"
+	return 1
 }
 perf_stop() {
 	kill -INT "$PERF_PID"
@@ -358,34 +372,20 @@ print(*cpus)'
 
 # wait_file FILE: wait until FILE is non-empty (workloads write their pids)
 wait_file() {
-	local i
-	for i in $(seq 1 200); do
-		[ -s "$1" ] && return 0
-		sleep 0.05
-	done
-	fail "timeout waiting for $1"
+	wait_for "$1 written" test -s "$1"
 }
 
 # wait_threads PID N: poll until process PID has at least N threads
 wait_threads() {
-	local i n=0
-	for i in $(seq 1 200); do
-		n=$(ls /proc/"$1"/task 2>/dev/null | wc -l)
-		[ "$n" -ge "$2" ] && return 0
-		sleep 0.05
-	done
-	fail "process $1 has $n threads after 10 s, want $2"
+	wait_for "process $1 with $2 threads" nthreads_ge "$1" "$2"
 }
+nthreads_ge() { [ "$(ls /proc/"$1"/task 2>/dev/null | wc -l)" -ge "$2" ]; }
 
 # wait_comm PID NAME: poll until process PID is named NAME (its prctl ran)
 wait_comm() {
-	local i
-	for i in $(seq 1 200); do
-		[ "$(cat /proc/"$1"/comm 2>/dev/null)" = "$2" ] && return 0
-		sleep 0.05
-	done
-	fail "process $1 is not named $2 after 10 s"
+	wait_for "process $1 named $2" comm_is "$1" "$2"
 }
+comm_is() { [ "$(cat /proc/"$1"/comm 2>/dev/null)" = "$2" ]; }
 
 # all_stopped PID...: every thread of every PID is in state T (stopped)
 all_stopped() {
@@ -402,12 +402,7 @@ all_stopped() {
 # so /proc snapshots and the tracer see the same window
 freeze() {
 	kill -STOP "$@"
-	local i
-	for i in $(seq 1 400); do
-		all_stopped "$@" && return 0
-		sleep 0.005
-	done
-	fail "processes $* did not stop"
+	all_stopped "$@" || wait_for "processes $* stopped" all_stopped "$@"
 }
 
 thaw() { kill -CONT "$@"; }
@@ -429,12 +424,15 @@ launch() {
 	BG_PIDS+=("$LAUNCHED")
 }
 await() {
-	for _ in $(seq 1 $((${SS_ATTACH_TIMEOUT_S:-60} * 20))); do
-		grep -q Tracing "$T/$1.out" "$T/$1.err" 2>/dev/null && return 0
-		kill -0 "$2" 2>/dev/null || { cat "$T/$1.err" >&2; fail "$1: exited before attaching"; }
-		sleep 0.05
-	done
-	fail "$1: not attached within ${SS_ATTACH_TIMEOUT_S:-60} s"
+	# SS_ATTACH_TIMEOUT_S: the hang limit of an attach alone (tests/vm)
+	local SS_HANG_S=${SS_ATTACH_TIMEOUT_S:-$SS_HANG_S}
+	wait_for "$1: attach (its banner)" attached "$1" "$2"
+}
+# attached NAME PID: its banner is out; fails the test if it has exited
+attached() {
+	grep -q Tracing "$T/$1.out" "$T/$1.err" 2>/dev/null && return 0
+	kill -0 "$2" 2>/dev/null || { cat "$T/$1.err" >&2; fail "$1: exited before attaching"; }
+	return 1
 }
 # reap PID NAME: wait for it, fail unless exit code 0
 reap() {
@@ -463,6 +461,11 @@ cg_remove() {
 			done
 		done < <(find "$top" -depth -type d -print0 2>/dev/null)
 	done
+}
+
+# gated_done FILE: the gated workload WL printed FILE and stopped itself
+gated_done() {
+	[ -s "$1" ] && grep -q '^State:.*stopped' /proc/"$WL"/status 2>/dev/null
 }
 
 # run_gated NAME WORKLOAD WLARGS... -- TOOL_ARGS...: a workload that waits
@@ -498,12 +501,7 @@ run_gated() {
 			fail "$name: cannot pin switchstat to CPU $GATED_TOOL_CPU"
 	fi
 	echo g >"$T/go.fifo"
-	for i in $(seq 1 600); do
-		[ -s "$T/$name.wl" ] &&
-			grep -q '^State:.*stopped' /proc/$WL/status 2>/dev/null && break
-		sleep 0.05
-	done
-	[ -s "$T/$name.wl" ] || fail "$name: the workload did not finish"
+	wait_for "$name: the workload printed and stopped" gated_done "$T/$name.wl"
 	sleep "${GATED_SETTLE:-0}"
 	if [ -n "${PORT:-}" ]; then
 		scrape "$PORT" >"$T/$name.prom" || fail "$name: scrape"

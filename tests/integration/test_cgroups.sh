@@ -187,8 +187,8 @@ SPIN_D=$BG_LAST
 kill -STOP "$SPIN_D"
 into "$P/d" "$SPIN_D"
 d0=$(schedstat_sum "$SPIN_D")
-# until it has run 1 s (2 s on an idle CPU; longer when others load it)
-thaw_for_cpu "$SPIN_D" "$d0" 1000000000 20
+# until it has run 1 s of CPU (schedstat; longer when others load it)
+thaw_for_cpu "$SPIN_D" "$d0" 1000000000 "spinner d"
 DD=$(($(schedstat_sum "$SPIN_D") - d0))
 kill -INT "$TOOL_PID"
 wait_tool
