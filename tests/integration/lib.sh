@@ -12,14 +12,6 @@ T=$(mktemp -d /tmp/ss-test.XXXXXX)
 # what a test keeps for a person to look at (screenshots), after it ends
 ARTIFACTS=${SS_ARTIFACTS:-/tmp/switchstat-artifacts}
 BG_PIDS=()
-# the test seams (src/base/testseam.h, tests/README.md): exit_tp_now,
-# sched_exit_tp, where a feature compiles it in, attached at start-up
-# instead of at the end of the first interval in which the kernel hid a
-# switch (src/features/feat_path.c): so the tests' windows have whole
-# slices from the first interval on, on this VM, whose kernel hides a few
-# switches a second.  test_runq_unreported's second case runs the lazy
-# attach users get (SWITCHSTAT_TEST empty).
-export SWITCHSTAT_TEST=${SWITCHSTAT_TEST-exit_tp_now}
 
 cleanup() {
 	for p in "${BG_PIDS[@]}"; do

@@ -109,7 +109,7 @@ got=$(names "$T/ren.out" pid "$P")
 info "renamed in the interval: row named renamed"
 # 6. the no-BTF fallback
 rc=0
-SWITCHSTAT_TEST=exit_tp_now,no_btf "$SWITCHSTAT" -v --csv -i 500 -d 1 -p "$P" >"$T/nb.out" 2>"$T/nb.err" || rc=$?
+SWITCHSTAT_TEST=no_btf "$SWITCHSTAT" -v --csv -i 500 -d 1 -p "$P" >"$T/nb.out" 2>"$T/nb.err" || rc=$?
 [ "$rc" -eq 0 ] || fail "no BTF: exit $rc: $(cat "$T/nb.err")"
 [ "$(names "$T/nb.out" pid "$P" | wc -l)" -ge 1 ] || fail "no BTF: no rows: $(cat "$T/nb.out")"
 grep -q "a reused pid shares its row" "$T/nb.err" || fail "no BTF: -v does not say so: $(cat "$T/nb.err")"

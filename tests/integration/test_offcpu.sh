@@ -192,7 +192,7 @@ sys.exit(0 if all(n.get(k, 0) == v for k, v in want.items()) else 1)
 PY
 
 info "5. -p, CSV, every 3rd switch-in unseen (SWITCHSTAT_TEST=miss_arrive=3)"
-SWITCHSTAT_TEST=exit_tp_now,miss_arrive=3 run m --csv -p @PID
+SWITCHSTAT_TEST=miss_arrive=3 run m --csv -p @PID
 compare m csv || fail "--offcpu: spans of unseen switch-ins lost or mischarged"
 
 info "3. -G, the workload in its own cgroup, CSV and the exporter"

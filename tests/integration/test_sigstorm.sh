@@ -78,11 +78,11 @@ window() {
 
 window s
 if grep -q "prev_state from args" "$T/s.err"; then
-	SWITCHSTAT_TEST=exit_tp_now,raw_state_from_task window task
+	SWITCHSTAT_TEST=raw_state_from_task window task
 	grep -q "prev_state read from task_struct" "$T/task.err" ||
 		fail "task: prev_state not from the task: $(grep prev_state "$T/task.err")"
 fi
-SWITCHSTAT_TEST=exit_tp_now,no_row_cache window nocache unreported
+SWITCHSTAT_TEST=no_row_cache window nocache unreported
 grep -q 'SS_ROW_CACHE_BITS=[1-9]' "$T/nocache.err" &&
 	fail "nocache: the row cache is still compiled in (-v's cflags)"
 grep -q 'SS_TASK_CLOCK=1' "$T/nocache.err" ||

@@ -262,9 +262,9 @@ info "3. folded on the regular tracepoint path (SWITCHSTAT_TEST=no_raw)"
 # before its span was closed at the next switch-out: 3b).  The workload
 # on CPU 1, switchstat, which makes those calls, on CPU 0.
 if [ "$(nproc)" -ge 2 ]; then
-	SWITCHSTAT_TEST=exit_tp_now,no_raw GATED_WL_CPU=1 GATED_TOOL_CPU=0 run r -f
+	SWITCHSTAT_TEST=no_raw GATED_WL_CPU=1 GATED_TOOL_CPU=0 run r -f
 else
-	SWITCHSTAT_TEST=exit_tp_now,no_raw run r -f
+	SWITCHSTAT_TEST=no_raw run r -f
 fi
 check_folded r || fail "folded stacks wrong on the regular tracepoint path"
 
@@ -272,9 +272,9 @@ info "3b. every 3rd switch-in unseen (SWITCHSTAT_TEST=miss_arrive=3)"
 # The span of a thread whose switch-in the probe did not see ends at its
 # next switch-out, at its arrival (se.sum_exec_runtime since the span
 # began): without that, a third of the blocked time was lost (-30 %).
-SWITCHSTAT_TEST=exit_tp_now,miss_arrive=3 run m -f
+SWITCHSTAT_TEST=miss_arrive=3 run m -f
 check_folded m || fail "an unseen switch-in lost its span (raw path)"
-SWITCHSTAT_TEST=exit_tp_now,miss_arrive=3,no_raw run n -f
+SWITCHSTAT_TEST=miss_arrive=3,no_raw run n -f
 check_folded n || fail "an unseen switch-in lost its span (regular path)"
 
 info "4. NDJSON (-L): \"stack\" records, their stacks as in 1"
