@@ -126,6 +126,23 @@ wait_intervals() {
 }
 intervals_ge() { [ "$(intervals "$1")" -ge "$2" ]; }
 
+# exit_tp_settle NAME: where the tool NAME (run with -v) attaches
+# sched_exit_tp lazily, as users get it (-v: "until the kernel is seen
+# hiding one"), wait until it has ("sched_exit_tp attached"): the slices
+# after switches the kernel hides are whole from then on.  Or until 3
+# intervals ended in which the kernel hid no switch (it hides none here,
+# so nothing starts late).  Keep the measured workloads frozen meanwhile
+# and open their window after it.
+exit_tp_settle() {
+	grep -q "until the kernel is seen hiding one" "$T/$1.err" 2>/dev/null || return 0
+	wait_for "$1: sched_exit_tp attached, or 3 intervals without a hidden switch" \
+		exit_tp_settled "$1"
+}
+exit_tp_settled() {
+	grep -q "sched_exit_tp attached" "$T/$1.err" && return 0
+	[ "$(grep -c ' 0 switches not reported' "$T/$1.err")" -ge 3 ]
+}
+
 # expect_exit WANT_RC PATTERN ARGS...: switchstat ARGS must exit WANT_RC
 # and print PATTERN (grep -E) on stderr, once.
 expect_exit() {

@@ -94,6 +94,7 @@ measure() {
 	shift
 	freeze "${pids[@]}"
 	start_tool "$name" --json -n 0 -i 1000 --blame "$@"
+	exit_tp_settle "$name"
 	RD0=$(run_delay "$VICTIM")
 	thaw "${pids[@]}"
 	sleep 4
@@ -161,11 +162,14 @@ want=$((RD1 - RD0))
 got=$(blame_sum "$T/other.out" victim_pid "$VICTIM")
 runs=$((n1 - n0))
 [ "$runs" -gt 100 ] || fail "SCHED_OTHER victim ran only $runs times"
+# above: 2 % + 40 % of the victim's mean wait (run_delay / switch-ins,
+# this run) per switch-in, the part of a short wait the kernel's clock
+# leaves out (docs/accuracy.md: +6.3 us of a 37 us mean wait, +17 %)
 lo=$((want - want / 50))
-hi=$((want + want / 50 + runs * 15000))
-info "SCHED_OTHER: blamed $got ns, run_delay $want ns, $runs switch-ins: $(((got - want) / runs)) ns more each"
+hi=$((want + want / 50 + want * 2 / 5))
+info "SCHED_OTHER: blamed $got ns, run_delay $want ns, $runs switch-ins: $(((got - want) / runs)) ns more each, mean wait $((want / runs)) ns"
 [ "$got" -ge "$lo" ] && [ "$got" -le "$hi" ] ||
-	fail "SCHED_OTHER: blamed $got ns outside [$lo, $hi] (run_delay $want ns, $runs switch-ins)"
+	fail "SCHED_OTHER: blamed $got ns outside [$lo, $hi]: run_delay $want ns -2 % .. +2 % + 40 % of the mean wait ($((want / runs)) ns) per switch-in ($runs)"
 kill -KILL "$VICTIM" "$H0" "$H5"
 
 # --- 2. unpinned: three hogs on two CPUs, the victim migrates --------------

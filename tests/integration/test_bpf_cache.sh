@@ -69,6 +69,9 @@ run() {
 	info "$name: $(object "$name")"
 }
 
+# vol_past PID V0 N: PID has had N voluntary switches since V0
+vol_past() { [ $(($(status_sum "$1" voluntary_ctxt_switches) - $2)) -ge "$3" ]; }
+
 # vol_run NAME [ARGS...]: switchstat -v --csv ARGS (@S: the sleeper's
 # pid) on a frozen sleeper, thawed for at least 300 voluntary switches
 # (the kernel's count); the tool's count of them must be the kernel's
@@ -86,10 +89,7 @@ vol_run() {
 	prog_tags "$TOOL_PID" >"$T/$name.tags"
 	v0=$(status_sum "$s" voluntary_ctxt_switches)
 	thaw "$s"
-	for _ in $(seq 1 400); do
-		[ $(($(status_sum "$s" voluntary_ctxt_switches) - v0)) -ge 300 ] && break
-		sleep 0.05
-	done
+	wait_for "$name: 300 voluntary switches of the sleeper" vol_past "$s" "$v0" 300
 	freeze "$s"
 	v1=$(status_sum "$s" voluntary_ctxt_switches)
 	stop_tool

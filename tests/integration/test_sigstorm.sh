@@ -39,6 +39,9 @@ freeze "$P"
 # tfield NAME: field NAME of thread R's status
 tfield() { awk -v f="$1:" '$1 == f { print $2 }' /proc/"$P"/task/"$R"/status; }
 
+# waiter_past V0: the waiter has switched 500 times since V0
+waiter_past() { [ $(($(tfield voluntary_ctxt_switches) - $1)) -ge 500 ]; }
+
 # window NAME [ALLOW]: one window of -t R, the waiter's split vs the
 # kernel's; ALLOW=unreported: each switch the kernel did not report may
 # move one switch between the kinds
@@ -49,10 +52,7 @@ window() {
 	i0=$(tfield nonvoluntary_ctxt_switches)
 	thaw "$P"
 	# until the waiter has switched 500 times (about 1 s on a quiet machine)
-	for i in $(seq 1 300); do
-		[ $(($(tfield voluntary_ctxt_switches) - v0)) -ge 500 ] && break
-		sleep 0.1
-	done
+	wait_for "$name: 500 voluntary switches of the waiter" waiter_past "$v0"
 	freeze "$P"
 	v1=$(tfield voluntary_ctxt_switches)
 	i1=$(tfield nonvoluntary_ctxt_switches)
