@@ -204,6 +204,23 @@ thaw_for_cpu() {
 # cpu_past PID BASE_NS NS: schedstat_sum of PID is NS past BASE_NS
 cpu_past() { [ $(($(schedstat_sum "$1") - $2)) -ge "$3" ]; }
 
+# run_for_cpu NS PID...: with the PIDs running, wait until each has run
+# NS ns on a CPU (schedstat) since the call: a workload's window as long
+# as its oracle needs, however slow or loaded the host (SS_HANG_S is a
+# hang), instead of a fixed sleep
+run_for_cpu() {
+	local ns=$1 p
+	shift
+	declare -gA RFC0
+	for p in "$@"; do RFC0[$p]=$(schedstat_sum "$p"); done
+	wait_for "pids $*: $ns ns on CPU each" ran_for_cpu "$ns" "$@"
+}
+ran_for_cpu() {
+	local ns=$1 p
+	shift
+	for p in "$@"; do cpu_past "$p" "${RFC0[$p]}" "$ns" || return 1; done
+}
+
 # minflt PID: minor faults of the process (/proc/PID/stat field 10)
 minflt() {
 	sed 's/.*) //' /proc/"$1"/stat | awk '{ print $8 }'

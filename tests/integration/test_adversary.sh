@@ -80,6 +80,8 @@ done
 # shellcheck disable=SC2086
 thaw $ALL
 sleep 4
+# and on until the spinner has run the 0.5 s checked below
+run_for_cpu $((500000000 - ($(schedstat_sum "$SPIN") - s0[$SPIN]))) "$SPIN"
 # shellcheck disable=SC2086
 freeze $ALL
 declare -A v1 i1

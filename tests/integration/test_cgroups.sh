@@ -94,7 +94,7 @@ f0=$(minflt "$TP")
 t0=$(schedstat_sum "$TP")
 kill -CONT "$SPIN_A" "$SPIN_B"
 kill -USR1 "$TP"
-sleep 2
+run_for_cpu 300000000 "$SPIN_A" "$SPIN_B"
 wait_file "$T/tp.done"
 kill -STOP "$SPIN_A" "$SPIN_B" "$TP"
 DA=$(($(schedstat_sum "$SPIN_A") - a0))

@@ -116,7 +116,8 @@ sw_run() {
 	kill -USR1 "$tp"
 	wait_file "$T/$name.done"
 	m1=$(minflt "$tp")
-	sleep 1
+	# the spinners: the 50 ms and 20 preemptions checked below, and more
+	run_for_cpu 200000000 "$SPIN_A" "$SPIN_B"
 	freeze "$SPIN_A" "$SPIN_B"
 	steal_end "$name: the spinners' CPU 0"
 	spin_steal=$STEAL_NS
