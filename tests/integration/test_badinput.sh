@@ -16,7 +16,7 @@ expect2() {
 	local what=$1 pat=$2 rc=0 t0 ms lines
 	shift 2
 	t0=$(date +%s%N)
-	timeout 60 "$SWITCHSTAT" "$@" >"$T/out" 2>"$T/err" </dev/null || rc=$?
+	timeout "$SS_HANG_S" "$SWITCHSTAT" "$@" >"$T/out" 2>"$T/err" </dev/null || rc=$?
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	[ "$rc" -eq 2 ] || fail "$what ($*): exit code $rc, want 2; stderr: $(head -3 "$T/err")"
 	[ ! -s "$T/out" ] || fail "$what ($*): wrote to stdout: $(head -3 "$T/out")"
