@@ -79,10 +79,7 @@ kill -KILL "$S"
 # 2. threads of one process in two threaded cgroups
 bg "$WORKLOADS/spinner" 2 ss_threaded
 S=$BG_LAST
-for _ in $(seq 1 100); do
-	[ "$(ls /proc/"$S"/task | wc -l)" -eq 3 ] && break
-	sleep 0.01
-done
+wait_threads "$S" 3
 mapfile -t TIDS < <(ls /proc/"$S"/task | grep -vx "$S")
 [ "${#TIDS[@]}" -eq 2 ] || fail "spinner has ${#TIDS[@]} spinning threads, want 2"
 echo "$S" >"$P/t/cgroup.procs" || fail "move into t"

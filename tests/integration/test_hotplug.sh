@@ -51,22 +51,15 @@ hotplug_setup
 # cpu1_is STATE: CPU 1 is online (1) or offline (0) per the kernel
 cpu1_is() {
 	local i
-	for i in $(seq 1 200); do
-		[ "$(cat "$ONLINE")" = "$1" ] && return 0
-		sleep 0.01
-	done
-	fail "CPU 1 did not become $1"
+	wait_for "CPU 1 online = $1" grep -qx "$1" "$ONLINE"
 }
 
 # checks N: wait until the tool has printed N --check lines
 checks() {
 	local i
-	for i in $(seq 1 600); do
-		[ "$(grep -c '^check:' "$T/h.err")" -ge "$1" ] && return 0
-		sleep 0.05
-	done
-	fail "switchstat printed fewer than $1 intervals"
+	wait_for "switchstat: $1 intervals (--check lines)" h_checks_ge "$1"
 }
+h_checks_ge() { [ "$(grep -c '^check:' "$T/h.err")" -ge "$1" ]; }
 
 # CPU 1's idle (+ iowait) and irq time from /proc/stat (lib.sh)
 cpu_stat_sampler 1 "$T/stat"

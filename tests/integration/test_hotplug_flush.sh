@@ -31,11 +31,7 @@ thaw_for_cpu "$SP" "$before" 300000000 "the spinner on CPU 1"
 sleep 0.05
 after=$(schedstat_sum "$SP")
 echo 0 >"$ONLINE" || skip "cannot take CPU 1 offline"
-for _ in $(seq 1 200); do
-	[ "$(cat "$ONLINE")" = 0 ] && break
-	sleep 0.01
-done
-[ "$(cat "$ONLINE")" = 0 ] || fail "CPU 1 did not go offline"
+wait_for "CPU 1 offline" grep -qx 0 "$ONLINE"
 stop_tool
 echo 1 >"$ONLINE" || fail "cannot bring CPU 1 back online"
 

@@ -98,11 +98,7 @@ PY
 # 3. a rename inside an interval: that interval's row has the new name
 start_tool ren --csv -i 60000 -p "$P"
 kill -USR1 "$P"
-for _ in $(seq 1 200); do
-	[ "$(cat /proc/"$P"/comm)" = renamed ] && break
-	sleep 0.01
-done
-[ "$(cat /proc/"$P"/comm)" = renamed ] || fail "workload did not rename itself"
+wait_comm "$P" renamed
 stop_tool
 got=$(names "$T/ren.out" pid "$P")
 [ "$got" = renamed ] || fail "after a rename the row is named '$got', want renamed"

@@ -69,12 +69,8 @@ run() {
 	for a in "$@"; do args+=("${a//@PID/$WL}"); done
 	start_tool "$name" --offcpu --no-counters -i 300 "${args[@]}"
 	echo g >"$T/go.fifo"
-	for i in $(seq 1 600); do # the workload is frozen when its line is out
-		[ -s "$T/$name.wl" ] &&
-			grep -q '^State:.*stopped' /proc/$WL/status 2>/dev/null && break
-		sleep 0.05
-	done
-	[ -s "$T/$name.wl" ] || fail "$name: the workload did not finish"
+	# the workload is frozen when its line is out
+	wait_for "$name: the workload printed and stopped" gated_done "$T/$name.wl"
 	sleep 0.7 # two more interval edges with it frozen
 	[ -n "${PORT:-}" ] && { scrape "$PORT" >"$T/$name.prom" || fail "scrape"; }
 	kill -INT "$TOOL_PID"
