@@ -37,12 +37,11 @@ expect2() {
 parent=$!
 BG_PIDS+=("$parent")
 zombie=""
-for i in $(seq 1 100); do
+is_zombie() {
 	zombie=$(pgrep -P "$parent" | head -1)
-	[ -n "$zombie" ] && [ "$(awk '/^State:/ { print $2 }' /proc/"$zombie"/status 2>/dev/null)" = Z ] && break
-	sleep 0.05
-done
-[ "$(awk '/^State:/ { print $2 }' /proc/"$zombie"/status 2>/dev/null)" = Z ] || fail "could not make a zombie"
+	[ -n "$zombie" ] && [ "$(awk '/^State:/ { print $2 }' /proc/"$zombie"/status 2>/dev/null)" = Z ]
+}
+wait_for "a zombie" is_zombie
 expect2 "-p zombie" "zombie|exited" -p "$zombie"
 expect2 "-t zombie" "zombie|exited" -t "$zombie"
 
