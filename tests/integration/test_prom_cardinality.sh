@@ -17,13 +17,14 @@ collect_ts() { metric_value "$1" switchstat_last_collect_timestamp_seconds; }
 # from the kernel after time AFTER (s since the epoch)
 scrape_new() {
 	local i ts
-	for i in $(seq 1 300); do
+	local end=$((SECONDS + SS_HANG_S))
+	while [ "$SECONDS" -lt "$end" ]; do
 		scrape "$1" >"$2" || fail "scrape"
 		ts=$(collect_ts "$2")
 		[ -n "$ts" ] && python3 -c "import sys; sys.exit(0 if $ts > $3 else 1)" && return 0
 		sleep 0.05
 	done
-	fail "no exposition newer than $3"
+	fail "hang: no exposition newer than $3 within SS_HANG_S=$SS_HANG_S s"
 }
 
 # --- the cap ----------------------------------------------------------------

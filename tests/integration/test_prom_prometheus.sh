@@ -37,11 +37,8 @@ P=$(free_port)
 start_tool prom --listen "$P" -q -i 100
 wait_metric "$P" '^switchstat_build_info'
 start_prometheus "$P"
-for i in $(seq 1 300); do
-	[ "$(promq 'up{job="switchstat"}')" = 1 ] && break
-	sleep 0.1
-done
-[ "$(promq 'up{job="switchstat"}')" = 1 ] || fail "target not up: $(tail -3 "$T/prometheus.log")"
+target_up() { [ "$(promq 'up{job="switchstat"}')" = 1 ]; }
+wait_for "prometheus: the switchstat target up" target_up
 
 # /proc sampler: "time spinner_ns sleeper_voluntary" every 20 ms
 python3 - "$SPIN" "$SLEEP" >"$T/samples.txt" <<'PY' &
