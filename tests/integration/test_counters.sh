@@ -191,7 +191,8 @@ for fmt in csv json table; do
 	steal_begin 0
 	thaw "$SPIN_A" "$SPIN_B"
 	start_tool "off$fmt" "${args[@]}"
-	sleep 1.5
+	# the 50 ms each spinner is checked for, and more
+	run_for_cpu 200000000 "$SPIN_A" "$SPIN_B"
 	freeze "$SPIN_A" "$SPIN_B"
 	steal_end "off$fmt: the spinners' CPU 0"
 	[ "$fmt" = csv ] && off_steal=$STEAL_NS
