@@ -42,10 +42,8 @@ taskset -pc 0 $$ >/dev/null || skip "cannot set this shell's CPU affinity"
 cpu_stat_sampler 1 "$T/stat"
 
 start_tool e --idle --check -L --csv -v -i 500
-for i in $(seq 1 200); do # one full interval first
-	[ "$(grep -c '^check:' "$T/e.err")" -ge 1 ] && break
-	sleep 0.05
-done
+# one full interval first
+wait_for "one interval (--check line)" grep -q '^check:' "$T/e.err"
 bg taskset -c 1 "$WORKLOADS/spinner" 0 edgespin
 SP=$BG_LAST
 sleep 1.2
