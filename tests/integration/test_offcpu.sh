@@ -67,11 +67,13 @@ run() {
 	[ -n "${MOVE_TO:-}" ] && cg_move "$WL" "$MOVE_TO"
 	local args=()
 	for a in "$@"; do args+=("${a//@PID/$WL}"); done
-	start_tool "$name" --offcpu --no-counters -i 300 "${args[@]}"
+	start_tool "$name" -v --offcpu --no-counters -i 300 "${args[@]}"
+	exit_tp_settle "$name" # (sched_exit_tp attached as users get it)
 	echo g >"$T/go.fifo"
 	# the workload is frozen when its line is out
 	wait_for "$name: the workload printed and stopped" gated_done "$T/$name.wl"
-	sleep 0.7 # two more interval edges with it frozen
+	# two more interval edges with it frozen
+	wait_intervals "$name" $(($(intervals "$name") + 2))
 	[ -n "${PORT:-}" ] && { scrape "$PORT" >"$T/$name.prom" || fail "scrape"; }
 	kill -INT "$TOOL_PID"
 	wait_tool
