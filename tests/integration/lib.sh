@@ -497,8 +497,10 @@ gated_done() {
 # run_gated NAME WORKLOAD WLARGS... -- TOOL_ARGS...: a workload that waits
 # for a go FIFO (@FIFO in WLARGS), prints its figures (to $T/NAME.wl) and
 # stops itself (SIGSTOP), run under switchstat TOOL_ARGS (@WL: its pid):
-# the tool attached, the go given, until the workload has printed and
-# stopped; then GATED_SETTLE seconds frozen (interval edges: default 0),
+# the tool attached (and, with -v, sched_exit_tp: exit_tp_settle), the
+# go given, until the workload has printed and
+# stopped; then, frozen, GATED_EDGES more interval edges (default 0; the
+# tool must run with -v: its interval lines are counted),
 # the exporter scraped into $T/NAME.prom if PORT is set (prom_lib.sh),
 # the tool stopped.  The workload is left stopped, its pid in WL: read
 # $T/NAME.wl, then kill it.  Never signals it inside the measured window.
@@ -522,13 +524,15 @@ run_gated() {
 	BG_PIDS+=("$WL")
 	for a in "$@"; do targs+=("${a//@WL/$WL}"); done
 	start_tool "$name" "${targs[@]}"
+	exit_tp_settle "$name"
 	if [ -n "${GATED_TOOL_CPU:-}" ]; then
 		taskset -a -p -c "$GATED_TOOL_CPU" "$TOOL_PID" >/dev/null ||
 			fail "$name: cannot pin switchstat to CPU $GATED_TOOL_CPU"
 	fi
 	echo g >"$T/go.fifo"
 	wait_for "$name: the workload printed and stopped" gated_done "$T/$name.wl"
-	sleep "${GATED_SETTLE:-0}"
+	[ "${GATED_EDGES:-0}" -gt 0 ] &&
+		wait_intervals "$name" $(($(intervals "$name") + GATED_EDGES))
 	if [ -n "${PORT:-}" ]; then
 		scrape "$PORT" >"$T/$name.prom" || fail "$name: scrape"
 	fi

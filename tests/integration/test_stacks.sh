@@ -296,7 +296,7 @@ check_wakers c "$T/c.folded" || fail "CSV waker stacks wrong"
 info "7. the exporter (--listen, frozen past interval edges): stack series"
 if command -v promtool >/dev/null; then
 	PORT=$(free_port)
-	GATED_SETTLE=0.7 run x --json -i 300 --wakers --listen "$PORT" \
+	GATED_EDGES=2 run x -v --json -i 300 --wakers --listen "$PORT" \
 		--metrics-per-process
 	PORT=""
 	promtool check metrics <"$T/x.prom" >"$T/promtool.log" 2>&1 ||
@@ -307,7 +307,7 @@ if command -v promtool >/dev/null; then
 	check_wakers x "$T/x.pfolded" || fail "exporter: waker stacks wrong"
 	info "7b. the exporter with --max-series 3: at most 3 stack series and one all-other"
 	PORT=$(free_port)
-	GATED_SETTLE=0.7 run y --json -i 300 --listen "$PORT" --max-series 3
+	GATED_EDGES=2 run y -v --json -i 300 --listen "$PORT" --max-series 3
 	PORT=""
 	promtool check metrics <"$T/y.prom" >"$T/promtool.log" 2>&1 ||
 		fail "promtool check metrics: $(head -5 "$T/promtool.log")"
