@@ -117,12 +117,11 @@ kill -KILL "$CGP"
 wait "$CGP" 2>/dev/null
 for i in $(seq 1 100); do rmdir "$CG_MNT$CG_GONE" 2>/dev/null && break; sleep 0.05; done
 [ -d "$CG_MNT$CG_GONE" ] && fail "cannot remove $CG_GONE"
-for i in $(seq 1 800); do
+cg_unexported() {
 	scrape "$P" >"$T/g.txt" || fail "scrape"
-	grep -q "cgroup=\"$CG_GONE\"" "$T/g.txt" || break
-	sleep 0.05
-done
-grep -q "cgroup=\"$CG_GONE\"" "$T/g.txt" && fail "removed cgroup still exported after 40 s"
+	! grep -q "cgroup=\"$CG_GONE\"" "$T/g.txt"
+}
+wait_for "the removed cgroup's series gone" cg_unexported
 grep -q '^switchstat_context_switches_total{cgroup="/"' "$T/g.txt" || fail "root cgroup series gone"
 info "removed cgroup's series gone after the TTL; live cgroups kept"
 stop_tool
