@@ -160,7 +160,7 @@ print("  all tasks: %d <= %d events + %d lost + %d missed <= %d (/proc/stat ctxt
       % (inner, events, lost, missed, outer))
 if not inner <= events + unseen <= outer:
     sys.exit("trace total does not match the kernel's context switch count")
-print("  ping+pong switches: kernel %d (%.0f/s), lines %d" % (total, total / 3.0, lines))
+print("  ping+pong switches: kernel %d, lines %d" % (total, lines))
 for t in (ping, pong):
     (kv, ki, kc), (gv, gi, gc) = kern[t], got[t]
     print("  tid %s: voluntary %d/%d involuntary %d/%d (lines/kernel)" % (t, gv, kv, gi, ki))
