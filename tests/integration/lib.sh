@@ -522,7 +522,7 @@ gated_done() {
 # GATED_WL_CPU / GATED_TOOL_CPU: pin the workload / all of switchstat's
 # threads to that CPU.
 run_gated() {
-	local name=$1 wl=$2 i a
+	local name=$1 wl=$2 a
 	local wargs=() targs=()
 	shift 2
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do
