@@ -12,14 +12,6 @@ T=$(mktemp -d /tmp/ss-test.XXXXXX)
 # what a test keeps for a person to look at (screenshots), after it ends
 ARTIFACTS=${SS_ARTIFACTS:-/tmp/switchstat-artifacts}
 BG_PIDS=()
-# the test seams (src/base/testseam.h, tests/README.md): exit_tp_now,
-# sched_exit_tp, where a feature compiles it in, attached at start-up
-# instead of at the end of the first interval in which the kernel hid a
-# switch (src/features/feat_path.c): so the tests' windows have whole
-# slices from the first interval on, on this VM, whose kernel hides a few
-# switches a second.  test_runq_unreported's second case runs the lazy
-# attach users get (SWITCHSTAT_TEST empty).
-export SWITCHSTAT_TEST=${SWITCHSTAT_TEST-exit_tp_now}
 
 cleanup() {
 	for p in "${BG_PIDS[@]}"; do
@@ -32,6 +24,22 @@ cleanup() {
 trap cleanup EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# SS_HANG_S: how long a condition a test waits for (an attach, a file, a
+# workload's progress) may take before the wait is called a hang and the
+# test fails.  Not a bound on speed: a slow host only waits longer.
+SS_HANG_S=${SS_HANG_S:-120}
+
+# wait_for WHAT CMD...: run CMD every 50 ms until it succeeds; fails the
+# test, naming WHAT, only when it has not within SS_HANG_S seconds
+wait_for() {
+	local what=$1 end=$((SECONDS + SS_HANG_S))
+	shift
+	until "$@"; do
+		[ "$SECONDS" -lt "$end" ] || fail "hang: $what not within SS_HANG_S=$SS_HANG_S s"
+		sleep 0.05
+	done
+}
 pass() { echo "PASS: $*"; exit 0; }
 skip() { echo "SKIP: $*"; exit 77; }
 info() { echo "  $*"; }
@@ -104,19 +112,35 @@ start_tool() {
 	"$SWITCHSTAT" "$@" >"$T/$name.out" 2>"$T/$name.err" &
 	TOOL_PID=$!
 	BG_PIDS+=("$TOOL_PID")
-	local i
-	# 30 s, or SS_ATTACH_TIMEOUT_S (slow emulated guests: tests/vm)
-	for i in $(seq 1 $((${SS_ATTACH_TIMEOUT_S:-30} * 20))); do
-		if grep -q "Tracing" "$T/$name.out" "$T/$name.err" 2>/dev/null; then
-			return 0
-		fi
-		if ! kill -0 "$TOOL_PID" 2>/dev/null; then
-			cat "$T/$name.err" >&2
-			fail "switchstat exited before attaching"
-		fi
-		sleep 0.05
-	done
-	fail "switchstat did not attach within ${SS_ATTACH_TIMEOUT_S:-30} s"
+	await "$name" "$TOOL_PID"
+}
+
+# intervals NAME: how many intervals the tool started as NAME (with -v)
+# has ended so far: its per-interval -v lines in $T/NAME.err
+intervals() {
+	grep -c '^switchstat: [0-9]* rows, ' "$T/$1.err"
+}
+# wait_intervals NAME N: until the tool NAME (-v) has ended N intervals
+wait_intervals() {
+	wait_for "$1: $2 intervals ended" intervals_ge "$1" "$2"
+}
+intervals_ge() { [ "$(intervals "$1")" -ge "$2" ]; }
+
+# exit_tp_settle NAME: where the tool NAME (run with -v) attaches
+# sched_exit_tp lazily, as users get it (-v: "until the kernel is seen
+# hiding one"), wait until it has ("sched_exit_tp attached"): the slices
+# after switches the kernel hides are whole from then on.  Or until 3
+# intervals ended in which the kernel hid no switch (it hides none here,
+# so nothing starts late).  Keep the measured workloads frozen meanwhile
+# and open their window after it.
+exit_tp_settle() {
+	grep -q "until the kernel is seen hiding one" "$T/$1.err" 2>/dev/null || return 0
+	wait_for "$1: sched_exit_tp attached, or 3 intervals without a hidden switch" \
+		exit_tp_settled "$1"
+}
+exit_tp_settled() {
+	grep -q "sched_exit_tp attached" "$T/$1.err" && return 0
+	[ "$(grep -c ' 0 switches not reported' "$T/$1.err")" -ge 3 ]
 }
 
 # expect_exit WANT_RC PATTERN ARGS...: switchstat ARGS must exit WANT_RC
@@ -168,17 +192,33 @@ schedstat_sum() {
 	cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f\n", s }'
 }
 
-# thaw_for_cpu PID BASE_NS NS MAX_S: continue the frozen PID until its
-# schedstat_sum is NS past BASE_NS (polled every 50 ms, at most MAX_S
-# seconds: a loaded CPU gives it less), then freeze it again (SIGSTOP)
+# thaw_for_cpu PID BASE_NS NS [WHAT]: continue the frozen PID until its
+# schedstat_sum is NS past BASE_NS (polled every 50 ms; a loaded or slow
+# CPU only takes longer, SS_HANG_S is a hang), then freeze it again
+# (SIGSTOP)
 thaw_for_cpu() {
-	local i
 	kill -CONT "$1"
-	for i in $(seq 1 $(($4 * 20))); do
-		[ $(($(schedstat_sum "$1") - $2)) -ge "$3" ] && break
-		sleep 0.05
-	done
+	wait_for "${4:-pid $1}: $3 ns on CPU" cpu_past "$1" "$2" "$3"
 	kill -STOP "$1"
+}
+# cpu_past PID BASE_NS NS: schedstat_sum of PID is NS past BASE_NS
+cpu_past() { [ $(($(schedstat_sum "$1") - $2)) -ge "$3" ]; }
+
+# run_for_cpu NS PID...: with the PIDs running, wait until each has run
+# NS ns on a CPU (schedstat) since the call: a workload's window as long
+# as its oracle needs, however slow or loaded the host (SS_HANG_S is a
+# hang), instead of a fixed sleep
+run_for_cpu() {
+	local ns=$1 p
+	shift
+	declare -gA RFC0
+	for p in "$@"; do RFC0[$p]=$(schedstat_sum "$p"); done
+	wait_for "pids $*: $ns ns on CPU each" ran_for_cpu "$ns" "$@"
+}
+ran_for_cpu() {
+	local ns=$1 p
+	shift
+	for p in "$@"; do cpu_past "$p" "${RFC0[$p]}" "$ns" || return 1; done
 }
 
 # minflt PID: minor faults of the process (/proc/PID/stat field 10)
@@ -196,6 +236,21 @@ for part in open("/sys/devices/system/cpu/online").read().strip().split(","):
     cpus += range(int(a), int(b or a) + 1)
 print(cpus[0], cpus[-1])')
 	[ "$CPU_A" != "$CPU_B" ] || skip "needs 2 online CPUs"
+}
+
+# pipe_rtt_ns: this host's pipe round trip between two tasks now, in ns
+# (perf bench sched pipe, 20000 round trips, run with no tool attached):
+# the control a per-switch allowance is scaled by (2.2 us on the host
+# the accuracy figures were taken on, 6-13 us on slower ones); empty when
+# no perf here can run the bench
+pipe_rtt_ns() {
+	local p
+	for p in perf $(cd /usr/bin && ls perf_* 2>/dev/null | sort -rV); do
+		command -v "$p" >/dev/null || continue
+		"$p" bench sched pipe -l 20000 2>/dev/null |
+			awk '/usecs\/op/ { printf "%.0f\n", $1 * 1000; ok = 1 } END { exit !ok }' && return 0
+	done
+	return 0
 }
 
 # perf_start TIDS FILE: perf stat counting task-clock per thread of TIDS
@@ -216,12 +271,12 @@ perf_start() {
 	PERF_PID=$!
 	BG_PIDS+=("$PERF_PID")
 	n=$(($(tr -cd , <<<"$1" | wc -c) + 1))
-	for i in $(seq 1 200); do
-		[ "$(ls -l /proc/"$PERF_PID"/fd 2>/dev/null | grep -c perf_event)" -ge "$n" ] && return 0
-		kill -0 "$PERF_PID" 2>/dev/null || fail "perf stat exited: $(cat "$2")"
-		sleep 0.05
-	done
-	fail "perf stat did not open its events within 10 s"
+	wait_for "perf stat: its $n events open" perf_open "$n" "$2"
+}
+perf_open() {
+	[ "$(ls -l /proc/"$PERF_PID"/fd 2>/dev/null | grep -c perf_event)" -ge "$1" ] && return 0
+	kill -0 "$PERF_PID" 2>/dev/null || fail "perf stat exited: $(cat "$2")"
+	return 1
 }
 perf_stop() {
 	kill -INT "$PERF_PID"
@@ -358,34 +413,20 @@ print(*cpus)'
 
 # wait_file FILE: wait until FILE is non-empty (workloads write their pids)
 wait_file() {
-	local i
-	for i in $(seq 1 200); do
-		[ -s "$1" ] && return 0
-		sleep 0.05
-	done
-	fail "timeout waiting for $1"
+	wait_for "$1 written" test -s "$1"
 }
 
 # wait_threads PID N: poll until process PID has at least N threads
 wait_threads() {
-	local i n=0
-	for i in $(seq 1 200); do
-		n=$(ls /proc/"$1"/task 2>/dev/null | wc -l)
-		[ "$n" -ge "$2" ] && return 0
-		sleep 0.05
-	done
-	fail "process $1 has $n threads after 10 s, want $2"
+	wait_for "process $1 with $2 threads" nthreads_ge "$1" "$2"
 }
+nthreads_ge() { [ "$(ls /proc/"$1"/task 2>/dev/null | wc -l)" -ge "$2" ]; }
 
 # wait_comm PID NAME: poll until process PID is named NAME (its prctl ran)
 wait_comm() {
-	local i
-	for i in $(seq 1 200); do
-		[ "$(cat /proc/"$1"/comm 2>/dev/null)" = "$2" ] && return 0
-		sleep 0.05
-	done
-	fail "process $1 is not named $2 after 10 s"
+	wait_for "process $1 named $2" comm_is "$1" "$2"
 }
+comm_is() { [ "$(cat /proc/"$1"/comm 2>/dev/null)" = "$2" ]; }
 
 # all_stopped PID...: every thread of every PID is in state T (stopped)
 all_stopped() {
@@ -402,12 +443,7 @@ all_stopped() {
 # so /proc snapshots and the tracer see the same window
 freeze() {
 	kill -STOP "$@"
-	local i
-	for i in $(seq 1 400); do
-		all_stopped "$@" && return 0
-		sleep 0.005
-	done
-	fail "processes $* did not stop"
+	all_stopped "$@" || wait_for "processes $* stopped" all_stopped "$@"
 }
 
 thaw() { kill -CONT "$@"; }
@@ -429,12 +465,15 @@ launch() {
 	BG_PIDS+=("$LAUNCHED")
 }
 await() {
-	for _ in $(seq 1 $((${SS_ATTACH_TIMEOUT_S:-60} * 20))); do
-		grep -q Tracing "$T/$1.out" "$T/$1.err" 2>/dev/null && return 0
-		kill -0 "$2" 2>/dev/null || { cat "$T/$1.err" >&2; fail "$1: exited before attaching"; }
-		sleep 0.05
-	done
-	fail "$1: not attached within ${SS_ATTACH_TIMEOUT_S:-60} s"
+	# SS_ATTACH_TIMEOUT_S: the hang limit of an attach alone (tests/vm)
+	local SS_HANG_S=${SS_ATTACH_TIMEOUT_S:-$SS_HANG_S}
+	wait_for "$1: attach (its banner)" attached "$1" "$2"
+}
+# attached NAME PID: its banner is out; fails the test if it has exited
+attached() {
+	grep -q Tracing "$T/$1.out" "$T/$1.err" 2>/dev/null && return 0
+	kill -0 "$2" 2>/dev/null || { cat "$T/$1.err" >&2; fail "$1: exited before attaching"; }
+	return 1
 }
 # reap PID NAME: wait for it, fail unless exit code 0
 reap() {
@@ -472,18 +511,25 @@ cg_remove() {
 	done
 }
 
+# gated_done FILE: the gated workload WL printed FILE and stopped itself
+gated_done() {
+	[ -s "$1" ] && grep -q '^State:.*stopped' /proc/"$WL"/status 2>/dev/null
+}
+
 # run_gated NAME WORKLOAD WLARGS... -- TOOL_ARGS...: a workload that waits
 # for a go FIFO (@FIFO in WLARGS), prints its figures (to $T/NAME.wl) and
 # stops itself (SIGSTOP), run under switchstat TOOL_ARGS (@WL: its pid):
-# the tool attached, the go given, until the workload has printed and
-# stopped; then GATED_SETTLE seconds frozen (interval edges: default 0),
+# the tool attached (and, with -v, sched_exit_tp: exit_tp_settle), the
+# go given, until the workload has printed and
+# stopped; then, frozen, GATED_EDGES more interval edges (default 0; the
+# tool must run with -v: its interval lines are counted),
 # the exporter scraped into $T/NAME.prom if PORT is set (prom_lib.sh),
 # the tool stopped.  The workload is left stopped, its pid in WL: read
 # $T/NAME.wl, then kill it.  Never signals it inside the measured window.
 # GATED_WL_CPU / GATED_TOOL_CPU: pin the workload / all of switchstat's
 # threads to that CPU.
 run_gated() {
-	local name=$1 wl=$2 i a
+	local name=$1 wl=$2 a
 	local wargs=() targs=()
 	shift 2
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do
@@ -500,18 +546,15 @@ run_gated() {
 	BG_PIDS+=("$WL")
 	for a in "$@"; do targs+=("${a//@WL/$WL}"); done
 	start_tool "$name" "${targs[@]}"
+	exit_tp_settle "$name"
 	if [ -n "${GATED_TOOL_CPU:-}" ]; then
 		taskset -a -p -c "$GATED_TOOL_CPU" "$TOOL_PID" >/dev/null ||
 			fail "$name: cannot pin switchstat to CPU $GATED_TOOL_CPU"
 	fi
 	echo g >"$T/go.fifo"
-	for i in $(seq 1 600); do
-		[ -s "$T/$name.wl" ] &&
-			grep -q '^State:.*stopped' /proc/$WL/status 2>/dev/null && break
-		sleep 0.05
-	done
-	[ -s "$T/$name.wl" ] || fail "$name: the workload did not finish"
-	sleep "${GATED_SETTLE:-0}"
+	wait_for "$name: the workload printed and stopped" gated_done "$T/$name.wl"
+	[ "${GATED_EDGES:-0}" -gt 0 ] &&
+		wait_intervals "$name" $(($(intervals "$name") + GATED_EDGES))
 	if [ -n "${PORT:-}" ]; then
 		scrape "$PORT" >"$T/$name.prom" || fail "$name: scrape"
 	fi

@@ -38,8 +38,7 @@ bg nice -n 19 "$WORKLOADS/bpfhammer" "$T/hammer"
 wait_file "$T/hammer"
 bg bpftrace -e 'tracepoint:sched:sched_switch { @n = count(); } interval:s:1 { print(@n); }'
 TRACER=$BG_LAST
-for i in $(seq 1 600); do grep -q '^@n: [1-9]' "$T/bg.log" 2>/dev/null && break; sleep 0.05; done
-grep -q '^@n: [1-9]' "$T/bg.log" || fail "bpftrace did not start: $(tail -3 "$T/bg.log")"
+wait_for "bpftrace started" grep -q '^@n: [1-9]' "$T/bg.log"
 
 # SCHED_FIFO: CPU-bound with long slices even on a machine others load
 # (the kernel's RT throttling still leaves the others 5% of that CPU)
@@ -80,6 +79,8 @@ done
 # shellcheck disable=SC2086
 thaw $ALL
 sleep 4
+# and on until the spinner has run the 0.5 s checked below
+run_for_cpu $((500000000 - ($(schedstat_sum "$SPIN") - s0[$SPIN]))) "$SPIN"
 # shellcheck disable=SC2086
 freeze $ALL
 declare -A v1 i1

@@ -16,7 +16,7 @@ expect2() {
 	local what=$1 pat=$2 rc=0 t0 ms lines
 	shift 2
 	t0=$(date +%s%N)
-	timeout 60 "$SWITCHSTAT" "$@" >"$T/out" 2>"$T/err" </dev/null || rc=$?
+	timeout "$SS_HANG_S" "$SWITCHSTAT" "$@" >"$T/out" 2>"$T/err" </dev/null || rc=$?
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	[ "$rc" -eq 2 ] || fail "$what ($*): exit code $rc, want 2; stderr: $(head -3 "$T/err")"
 	[ ! -s "$T/out" ] || fail "$what ($*): wrote to stdout: $(head -3 "$T/out")"
@@ -37,12 +37,11 @@ expect2() {
 parent=$!
 BG_PIDS+=("$parent")
 zombie=""
-for i in $(seq 1 100); do
+is_zombie() {
 	zombie=$(pgrep -P "$parent" | head -1)
-	[ -n "$zombie" ] && [ "$(awk '/^State:/ { print $2 }' /proc/"$zombie"/status 2>/dev/null)" = Z ] && break
-	sleep 0.05
-done
-[ "$(awk '/^State:/ { print $2 }' /proc/"$zombie"/status 2>/dev/null)" = Z ] || fail "could not make a zombie"
+	[ -n "$zombie" ] && [ "$(awk '/^State:/ { print $2 }' /proc/"$zombie"/status 2>/dev/null)" = Z ]
+}
+wait_for "a zombie" is_zombie
 expect2 "-p zombie" "zombie|exited" -p "$zombie"
 expect2 "-t zombie" "zombie|exited" -t "$zombie"
 

@@ -94,6 +94,7 @@ measure() {
 	shift
 	freeze "${pids[@]}"
 	start_tool "$name" --json -n 0 -i 1000 --blame "$@"
+	exit_tp_settle "$name"
 	RD0=$(run_delay "$VICTIM")
 	thaw "${pids[@]}"
 	sleep 4
@@ -145,7 +146,7 @@ check_within "pinned: nice-0 hog's part of the hogs' blame vs its CPU share (ppm
 # 1a. the same waits kept in a hash by tid, the path of kernels without
 # task storage in tracing programs or without tp_btf (where every wait is
 # in task local storage: -v says which)
-SWITCHSTAT_TEST=exit_tp_now,no_task_storage measure hashed "$VICTIM" "$H0" "$H5" -- -p "$VICTIM" -v
+SWITCHSTAT_TEST=no_task_storage measure hashed "$VICTIM" "$H0" "$H5" -- -p "$VICTIM" -v
 grep -q "waits: hash by thread id" "$T/hashed.err" ||
 	fail "SWITCHSTAT_TEST=no_task_storage: waits not in the hash"
 check_within "pinned, waits by tid: victim's blamed delay vs run_delay" \
@@ -153,6 +154,7 @@ check_within "pinned, waits by tid: victim's blamed delay vs run_delay" \
 kill -KILL "$VICTIM" "$H0" "$H5"
 
 # --- 1b. SCHED_OTHER victim: short waits, the clocks' end points show --------
+RTT=$(pipe_rtt_ns) # the control, before the workload starts
 pinned_trio
 n0=$(awk '{ print $3 }' /proc/"$VICTIM"/schedstat)
 measure other "$VICTIM" "$H0" "$H5" --
@@ -161,11 +163,20 @@ want=$((RD1 - RD0))
 got=$(blame_sum "$T/other.out" victim_pid "$VICTIM")
 runs=$((n1 - n0))
 [ "$runs" -gt 100 ] || fail "SCHED_OTHER victim ran only $runs times"
+# above: 2 % + 7 pipe round trips of this host (RTT, measured before the
+# run) per switch-in, the part of a short wait the kernel's clock leaves
+# out (docs/accuracy.md: +6.3 us per switch-in where a round trip took
+# 2.2 us); without perf's bench, 40 % of the victim's mean wait
 lo=$((want - want / 50))
-hi=$((want + want / 50 + runs * 15000))
-info "SCHED_OTHER: blamed $got ns, run_delay $want ns, $runs switch-ins: $(((got - want) / runs)) ns more each"
+if [ -n "$RTT" ]; then
+	per=$((7 * RTT)) scale="7 pipe round trips of $RTT ns"
+else
+	per=$((want * 2 / 5 / runs)) scale="40 % of the mean wait (no perf bench here)"
+fi
+hi=$((want + want / 50 + runs * per))
+info "SCHED_OTHER: blamed $got ns, run_delay $want ns, $runs switch-ins: $(((got - want) / runs)) ns more each (allowed $per ns: $scale)"
 [ "$got" -ge "$lo" ] && [ "$got" -le "$hi" ] ||
-	fail "SCHED_OTHER: blamed $got ns outside [$lo, $hi] (run_delay $want ns, $runs switch-ins)"
+	fail "SCHED_OTHER: blamed $got ns outside [$lo, $hi]: run_delay $want ns -2 % .. +2 % + $per ns ($scale) per switch-in ($runs)"
 kill -KILL "$VICTIM" "$H0" "$H5"
 
 # --- 2. unpinned: three hogs on two CPUs, the victim migrates --------------

@@ -36,11 +36,12 @@ freeze "$S"
 as +bpf,+perfmon,+dac_read_search --csv -i 60000 -p "$S" >"$T/ok.out" 2>"$T/ok.err" &
 TOOL_PID=$!
 BG_PIDS+=("$TOOL_PID")
-for _ in $(seq 1 600); do
-	grep -q Tracing "$T/ok.err" 2>/dev/null && break
+caps_attached() {
+	grep -q Tracing "$T/ok.err" 2>/dev/null && return 0
 	kill -0 "$TOOL_PID" 2>/dev/null || fail "refused with CAP_BPF+CAP_PERFMON+CAP_DAC_READ_SEARCH: $(cat "$T/ok.err")"
-	sleep 0.05
-done
+	return 1
+}
+wait_for "attach with CAP_BPF+CAP_PERFMON+CAP_DAC_READ_SEARCH" caps_attached
 s0=$(schedstat_sum "$S")
 thaw "$S"
 sleep 2

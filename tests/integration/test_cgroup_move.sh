@@ -54,9 +54,9 @@ await p "$PR"
 a0=$(usage "$P/a")
 b0=$(usage "$P/b")
 thaw "$S"
-sleep 1.5
+run_for_cpu 300000000 "$S"
 echo "$S" >"$P/b/cgroup.procs" || fail "move into b"
-sleep 1.5
+run_for_cpu 300000000 "$S"
 freeze "$S"
 a1=$(usage "$P/a")
 b1=$(usage "$P/b")
@@ -79,10 +79,7 @@ kill -KILL "$S"
 # 2. threads of one process in two threaded cgroups
 bg "$WORKLOADS/spinner" 2 ss_threaded
 S=$BG_LAST
-for _ in $(seq 1 100); do
-	[ "$(ls /proc/"$S"/task | wc -l)" -eq 3 ] && break
-	sleep 0.01
-done
+wait_threads "$S" 3
 mapfile -t TIDS < <(ls /proc/"$S"/task | grep -vx "$S")
 [ "${#TIDS[@]}" -eq 2 ] || fail "spinner has ${#TIDS[@]} spinning threads, want 2"
 echo "$S" >"$P/t/cgroup.procs" || fail "move into t"

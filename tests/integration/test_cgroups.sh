@@ -94,7 +94,7 @@ f0=$(minflt "$TP")
 t0=$(schedstat_sum "$TP")
 kill -CONT "$SPIN_A" "$SPIN_B"
 kill -USR1 "$TP"
-sleep 2
+run_for_cpu 300000000 "$SPIN_A" "$SPIN_B"
 wait_file "$T/tp.done"
 kill -STOP "$SPIN_A" "$SPIN_B" "$TP"
 DA=$(($(schedstat_sum "$SPIN_A") - a0))
@@ -187,8 +187,8 @@ SPIN_D=$BG_LAST
 kill -STOP "$SPIN_D"
 into "$P/d" "$SPIN_D"
 d0=$(schedstat_sum "$SPIN_D")
-# until it has run 1 s (2 s on an idle CPU; longer when others load it)
-thaw_for_cpu "$SPIN_D" "$d0" 1000000000 20
+# until it has run 1 s of CPU (schedstat; longer when others load it)
+thaw_for_cpu "$SPIN_D" "$d0" 1000000000 "spinner d"
 DD=$(($(schedstat_sum "$SPIN_D") - d0))
 kill -INT "$TOOL_PID"
 wait_tool

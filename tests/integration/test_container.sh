@@ -135,13 +135,13 @@ start_ct() {
 }
 # await_ct NAME: until its banner (60 s: the probes compile in there)
 await_ct() {
-	for _ in $(seq 1 1200); do
-		grep -q Tracing "$T/$1.out" "$T/$1.err" 2>/dev/null && return 0
-		kill -0 "$TOOL_PID" 2>/dev/null ||
-			{ cat "$T/$1.err" >&2; fail "$1: the container exited before attaching"; }
-		sleep 0.05
-	done
-	fail "$1: not attached within 60 s"
+	wait_for "$1: attach in the container" ct_attached "$1"
+}
+ct_attached() {
+	grep -q Tracing "$T/$1.out" "$T/$1.err" 2>/dev/null && return 0
+	kill -0 "$TOOL_PID" 2>/dev/null ||
+		{ cat "$T/$1.err" >&2; fail "$1: the container exited before attaching"; }
+	return 1
 }
 # stop_ct: SIGINT to switchstat in the container; podman must exit 0
 stop_ct() {

@@ -116,7 +116,8 @@ sw_run() {
 	kill -USR1 "$tp"
 	wait_file "$T/$name.done"
 	m1=$(minflt "$tp")
-	sleep 1
+	# the spinners: the 50 ms and 20 preemptions checked below, and more
+	run_for_cpu 200000000 "$SPIN_A" "$SPIN_B"
 	freeze "$SPIN_A" "$SPIN_B"
 	steal_end "$name: the spinners' CPU 0"
 	spin_steal=$STEAL_NS
@@ -176,28 +177,28 @@ PY
 sw_run plain cpu-clock,page-faults
 # ... PMU events with bpf_perf_event_read_value and their times: force that
 # path for software events (in the other order: counter indexes differ)
-SWITCHSTAT_TEST=exit_tp_now,counter_times sw_run times page-faults,cpu-clock
+SWITCHSTAT_TEST=counter_times sw_run times page-faults,cpu-clock
 
 # ---- an event that never runs: not counted, never 0 (H27) ---------------
 # SWITCHSTAT_TEST=ctr_off=1 opens page-faults disabled: it never runs, as a
 # multiplexed PMU event never scheduled in a task's slices. CSV: empty
 # value and running_pct in every row; JSON: null; the table: n/a;
 # cpu-clock beside it is still exact.
-seams=$SWITCHSTAT_TEST
-export SWITCHSTAT_TEST=exit_tp_now,counter_times,ctr_off=1
+export SWITCHSTAT_TEST=counter_times,ctr_off=1
 for fmt in csv json table; do
 	args=(-n 0 -i 500 -e cpu-clock,page-faults)
 	[ "$fmt" = table ] || args+=(--"$fmt")
 	steal_begin 0
 	thaw "$SPIN_A" "$SPIN_B"
 	start_tool "off$fmt" "${args[@]}"
-	sleep 1.5
+	# the 50 ms each spinner is checked for, and more
+	run_for_cpu 200000000 "$SPIN_A" "$SPIN_B"
 	freeze "$SPIN_A" "$SPIN_B"
 	steal_end "off$fmt: the spinners' CPU 0"
 	[ "$fmt" = csv ] && off_steal=$STEAL_NS
 	stop_tool
 done
-SWITCHSTAT_TEST=$seams
+unset SWITCHSTAT_TEST
 python3 - "$T/offcsv.out" "$T/offjson.out" "$T/offtable.out" "$off_steal" "$SPIN_A" "$SPIN_B" <<'PY' ||
 import csv, json, sys
 steal = int(sys.argv[4]) # cpu-clock may exceed on-CPU time by it

@@ -77,7 +77,7 @@ fi
 steal_begin 0 # the spinners' CPU
 thaw "$SPIN_A" "$SPIN_B"
 start_tool ev --csv -n 0 -i 1000 -e "$events"
-sleep 2
+run_for_cpu 200000000 "$SPIN_A" "$SPIN_B"
 freeze "$SPIN_A" "$SPIN_B"
 steal_end "the spinners' run"
 stop_tool

@@ -53,22 +53,15 @@ hotplug_setup
 # cpu1_is STATE: CPU 1 is online (1) or offline (0) per the kernel
 cpu1_is() {
 	local i
-	for i in $(seq 1 200); do
-		[ "$(cat "$ONLINE")" = "$1" ] && return 0
-		sleep 0.01
-	done
-	fail "CPU 1 did not become $1"
+	wait_for "CPU 1 online = $1" grep -qx "$1" "$ONLINE"
 }
 
 # checks N: wait until the tool has printed N --check lines
 checks() {
 	local i
-	for i in $(seq 1 600); do
-		[ "$(grep -c '^check:' "$T/h.err")" -ge "$1" ] && return 0
-		sleep 0.05
-	done
-	fail "switchstat printed fewer than $1 intervals"
+	wait_for "switchstat: $1 intervals (--check lines)" h_checks_ge "$1"
 }
+h_checks_ge() { [ "$(grep -c '^check:' "$T/h.err")" -ge "$1" ]; }
 
 # CPU 1's idle (+ iowait) and irq time from /proc/stat (lib.sh)
 cpu_stat_sampler 1 "$T/stat"
@@ -237,13 +230,13 @@ echo 0 >"$ONLINE" || fail "cannot take CPU 1 offline"
 cpu1_is 0
 launch s -L -e cpu-clock --check -v --csv -i 500
 S=$LAUNCHED
-for i in $(seq 1 600); do # the counters were opened without CPU 1
-	grep -q "cpu-clock: CPU 1 skipped (offline)" "$T/s.err" && break
+# the counters were opened without CPU 1
+cpu1_skipped() {
+	grep -q "cpu-clock: CPU 1 skipped (offline)" "$T/s.err" && return 0
 	kill -0 "$S" 2>/dev/null || { cat "$T/s.err" >&2; fail "startup case: tool exited"; }
-	sleep 0.05
-done
-grep -q "cpu-clock: CPU 1 skipped (offline)" "$T/s.err" ||
-	fail "startup case: no 'CPU 1 skipped (offline)' from -v"
+	return 1
+}
+wait_for "startup case: 'CPU 1 skipped (offline)' from -v" cpu1_skipped
 echo 1 >"$ONLINE" || fail "cannot bring CPU 1 back online"
 cpu1_is 1
 await s "$S"
@@ -251,10 +244,8 @@ steal_begin 1 # the spinner's CPU
 bg taskset -c 1 "$WORKLOADS/spinner" 0
 SP2=$BG_LAST
 n0=$(grep -c '^check:' "$T/s.err")
-for i in $(seq 1 600); do
-	[ "$(grep -c '^check:' "$T/s.err")" -ge $((n0 + 4)) ] && break
-	sleep 0.05
-done
+checks_ge() { [ "$(grep -c '^check:' "$T/s.err")" -ge "$1" ]; }
+wait_for "startup case: 4 intervals with the spinner" checks_ge $((n0 + 4))
 freeze "$SP2"
 steal_end "startup case: the spinner's run"
 kill -INT "$S"
@@ -310,10 +301,8 @@ SL=$BG_LAST
 traced_on_cpu1() {
 	awk -F, -v p="$SL" '$3 == 1 && $4 == p { n++ } END { print n + 0 }' "$T/t.out"
 }
-for i in $(seq 1 100); do
-	[ "$(traced_on_cpu1)" -ge 200 ] && break
-	sleep 0.05
-done
+traced_ge() { [ "$(traced_on_cpu1)" -ge "$1" ]; }
+wait_for "trace: 200 switches of the sleeper on CPU 1" traced_ge 200
 freeze "$SL"
 stop_tool
 n=$(traced_on_cpu1)

@@ -21,10 +21,8 @@ I0=$(idle_ticks)
 # ms, long enough for the timestamps' jitter to stay inside its 2 % (a TCG
 # guest's edges run ms late: a 32 ms final interval, after a fixed sleep,
 # failed there)
-for _ in $(seq 1 600); do
-	[ "$(awk -F, 'NR > 1 { print $1 }' "$T/idle.out" | sort -u | wc -l)" -ge 4 ] && break
-	sleep 0.05
-done
+csv_ivs_ge() { [ "$(awk -F, 'NR > 1 { print $1 }' "$T/idle.out" | sort -u | wc -l)" -ge "$1" ]; }
+wait_for "4 intervals in the CSV" csv_ivs_ge 4
 sleep 0.25
 I1=$(idle_ticks)
 stop_tool

@@ -24,16 +24,15 @@ done
 thaw "$A" "$B"
 # 4 s, then on until each has the 100 preemptions the check below needs
 # (the kernel's own count: a loaded TCG guest's vCPU runs in bursts and
-# had fewer), at most 60 s more
-sleep 4
-for _ in $(seq 1 600); do
-	short=0
+# had fewer); a slow host only waits longer (SS_HANG_S is a hang)
+enough_inv() {
+	local p
 	for p in "$A" "$B"; do
-		[ $(($(status_sum "$p" nonvoluntary_ctxt_switches) - n0[$p])) -gt 100 ] || short=1
+		[ $(($(status_sum "$p" nonvoluntary_ctxt_switches) - n0[$p])) -gt 100 ] || return 1
 	done
-	[ "$short" = 0 ] && break
-	sleep 0.1
-done
+}
+sleep 4
+wait_for "100 preemptions of each spinner" enough_inv
 freeze "$A" "$B"
 for p in "$A" "$B"; do
 	n1[$p]=$(status_sum "$p" nonvoluntary_ctxt_switches)

@@ -22,12 +22,9 @@ state_of() { sed 's/.*) //' /proc/"$1"/stat | cut -d' ' -f1; }
 # stop_wait PID: SIGSTOP and wait until stopped (its last switch is done)
 stop_wait() {
 	kill -STOP "$1"
-	for _ in $(seq 1 200); do
-		[ "$(state_of "$1")" = T ] && return 0
-		sleep 0.01
-	done
-	fail "pid $1 did not stop"
+	wait_for "pid $1 stopped" stopped_state "$1"
 }
+stopped_state() { [ "$(state_of "$1")" = T ]; }
 vol() { awk '/^voluntary_ctxt_switches/ { print $2 }' /proc/"$1"/status; }
 invol() { awk '/^nonvoluntary_ctxt_switches/ { print $2 }' /proc/"$1"/status; }
 

@@ -44,7 +44,7 @@ freeze "$S" "$PP" "$PC"
 
 launch kc --csv -n 0 -i 1000 --no-counters -v --check
 K=$LAUNCHED
-SWITCHSTAT_TEST=exit_tp_now,window_clock launch win --csv -n 0 -i 1000 --no-counters -v --check
+SWITCHSTAT_TEST=window_clock launch win --csv -n 0 -i 1000 --no-counters -v --check
 W=$LAUNCHED
 await kc "$K"
 await win "$W"

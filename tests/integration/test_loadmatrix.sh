@@ -81,7 +81,7 @@ else
 	info "no cgroup v2 path for the sleeper: --cgroup combinations skipped"
 fi
 # the sched_switch paths, as environment settings
-PATHS=("" "SWITCHSTAT_TEST=exit_tp_now,no_raw" "SWITCHSTAT_TEST=exit_tp_now,no_btf")
+PATHS=("" "SWITCHSTAT_TEST=no_raw" "SWITCHSTAT_TEST=no_btf")
 
 # run N ENV OPTS: one start, output in $T/N.out and $T/N.err
 run() {

@@ -67,15 +67,13 @@ run() {
 	[ -n "${MOVE_TO:-}" ] && cg_move "$WL" "$MOVE_TO"
 	local args=()
 	for a in "$@"; do args+=("${a//@PID/$WL}"); done
-	start_tool "$name" --offcpu --no-counters -i 300 "${args[@]}"
+	start_tool "$name" -v --offcpu --no-counters -i 300 "${args[@]}"
+	exit_tp_settle "$name" # (sched_exit_tp attached as users get it)
 	echo g >"$T/go.fifo"
-	for i in $(seq 1 600); do # the workload is frozen when its line is out
-		[ -s "$T/$name.wl" ] &&
-			grep -q '^State:.*stopped' /proc/$WL/status 2>/dev/null && break
-		sleep 0.05
-	done
-	[ -s "$T/$name.wl" ] || fail "$name: the workload did not finish"
-	sleep 0.7 # two more interval edges with it frozen
+	# the workload is frozen when its line is out
+	wait_for "$name: the workload printed and stopped" gated_done "$T/$name.wl"
+	# two more interval edges with it frozen
+	wait_intervals "$name" $(($(intervals "$name") + 2))
 	[ -n "${PORT:-}" ] && { scrape "$PORT" >"$T/$name.prom" || fail "scrape"; }
 	kill -INT "$TOOL_PID"
 	wait_tool
@@ -192,7 +190,7 @@ sys.exit(0 if all(n.get(k, 0) == v for k, v in want.items()) else 1)
 PY
 
 info "5. -p, CSV, every 3rd switch-in unseen (SWITCHSTAT_TEST=miss_arrive=3)"
-SWITCHSTAT_TEST=exit_tp_now,miss_arrive=3 run m --csv -p @PID
+SWITCHSTAT_TEST=miss_arrive=3 run m --csv -p @PID
 compare m csv || fail "--offcpu: spans of unseen switch-ins lost or mischarged"
 
 info "3. -G, the workload in its own cgroup, CSV and the exporter"

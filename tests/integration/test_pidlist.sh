@@ -73,20 +73,13 @@ thaw "$A" "$B"
 start_tool end -i 200 -p "$A,$B"
 kill -KILL "$A"
 wait "$A" 2>/dev/null || true
-for _ in $(seq 1 40); do
-	grep -q "process $A has exited" "$T/end.err" && break
-	sleep 0.05
-done
-grep -q "process $A has exited" "$T/end.err" || fail "no word of $A's exit"
+wait_for "word of $A's exit" grep -q "process $A has exited" "$T/end.err"
 sleep 0.5
 kill -0 "$TOOL_PID" 2>/dev/null || fail "the run ended with $B still alive"
 kill -KILL "$B"
 wait "$B" 2>/dev/null || true
-for _ in $(seq 1 60); do
-	kill -0 "$TOOL_PID" 2>/dev/null || break
-	sleep 0.05
-done
-kill -0 "$TOOL_PID" 2>/dev/null && fail "the run goes on after $A and $B exited"
+tool_gone() { ! kill -0 "$TOOL_PID" 2>/dev/null; }
+wait_for "the run's end after $A and $B exited" tool_gone
 wait_tool
 grep -q "process $B has exited" "$T/end.err" || fail "no word of $B's exit"
 info "-p $A,$B: ran on after $A exited, ended 0 after $B"

@@ -352,7 +352,7 @@ wait_file "$T/pp.pids"
 read -r PING PONG <"$T/pp.pids"
 SPIN_TIDS=$(ls /proc/"$SPIN"/task | grep -vx "$SPIN" | paste -sd,)
 freeze "$SPIN" "$PING" "$PONG"
-SWITCHSTAT_TEST=exit_tp_now,window_clock start_tool exact -L --json -v -i 1000 -e cycles,instructions
+SWITCHSTAT_TEST=window_clock start_tool exact -L --json -v -i 1000 -e cycles,instructions
 grep -q "on-CPU time: the sched_switch window" "$T/exact.err" ||
 	fail "SWITCHSTAT_TEST=window_clock did not keep the window: $(grep 'on-CPU time' "$T/exact.err")"
 perf_start "$SPIN_TIDS,$PING,$PONG" "$T/perf1.csv"

@@ -38,8 +38,7 @@ THR=$LAUNCHED
 start_tool proc --csv --no-counters -n 0 -i 60000 -v
 await thr "$THR"
 kill -USR1 "$P"
-for _ in $(seq 1 1200); do [ -s "$T/result" ] && break; sleep 0.05; done
-[ -s "$T/result" ] || fail "childchurn did not finish in 60 s"
+wait_file "$T/result"
 kill -INT "$THR"
 reap "$THR" thr
 stop_tool

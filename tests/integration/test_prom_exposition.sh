@@ -37,14 +37,12 @@ wait_metric "$P" '^switchstat_oncpu_slice_seconds_bucket\{cgroup="[^"]*",contain
 # m2: an exposition built at least two intervals after m1's
 c1=$(metric_value "$T/m1.txt" switchstat_last_collect_timestamp_seconds)
 [ -n "$c1" ] || fail "no switchstat_last_collect_timestamp_seconds"
-for i in $(seq 1 300); do
+rebuilt() {
 	scrape "$P" >"$T/m2.txt" || fail "scrape failed"
 	c2=$(metric_value "$T/m2.txt" switchstat_last_collect_timestamp_seconds)
-	python3 -c "import sys; sys.exit(0 if $c2 > $c1 + 0.9 else 1)" && break
-	sleep 0.1
-done
-python3 -c "import sys; sys.exit(0 if $c2 > $c1 + 0.9 else 1)" ||
-	fail "the exposition was not rebuilt for 30 s"
+	python3 -c "import sys; sys.exit(0 if $c2 > $c1 + 0.9 else 1)"
+}
+wait_for "the exposition rebuilt" rebuilt
 scrape "$P" 'application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5' \
 	>"$T/om.txt" || fail "OpenMetrics scrape failed"
 

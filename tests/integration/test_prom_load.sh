@@ -74,11 +74,8 @@ got=$(metric_value "$T/final.txt" "switchstat_context_switches_total,cgroup=\"$C
 check_within "sleeper voluntary under load" "$got" $((v1 - v0)) 2
 
 # connections closed: fds back to the baseline; memory did not grow
-for i in $(seq 1 150); do
-	[ "$(fds)" -le "$fd0" ] && break
-	sleep 0.1
-done
-[ "$(fds)" -le "$fd0" ] || fail "fds grew: $fd0 -> $(fds)"
+fds_back() { [ "$(fds)" -le "$fd0" ]; }
+wait_for "fds back to $fd0 (were growing: $(fds))" fds_back
 rss1=$(rss_kb)
 info "fds $fd0 -> $(fds), RSS ${rss0} kB -> ${rss1} kB"
 [ $((rss1 - rss0)) -le 8192 ] || fail "RSS grew by $((rss1 - rss0)) kB"

@@ -37,11 +37,8 @@ P=$(free_port)
 start_tool prom --listen "$P" -q -i 100
 wait_metric "$P" '^switchstat_build_info'
 start_prometheus "$P"
-for i in $(seq 1 300); do
-	[ "$(promq 'up{job="switchstat"}')" = 1 ] && break
-	sleep 0.1
-done
-[ "$(promq 'up{job="switchstat"}')" = 1 ] || fail "target not up: $(tail -3 "$T/prometheus.log")"
+target_up() { [ "$(promq 'up{job="switchstat"}')" = 1 ]; }
+wait_for "prometheus: the switchstat target up" target_up
 
 # /proc sampler: "time spinner_ns sleeper_voluntary" every 20 ms
 python3 - "$SPIN" "$SLEEP" >"$T/samples.txt" <<'PY' &
@@ -76,12 +73,11 @@ kill "$SAMPLER"
 # (interval 0.1 s): then the stored counters are final
 SEL_SPIN="switchstat_oncpu_seconds_total{cgroup=\"$CG_SPIN\"}"
 SEL_VOL="switchstat_context_switches_total{cgroup=\"$CG_SLEEP\",kind=\"voluntary\"}"
-for i in $(seq 1 300); do
+sleeper_scraped() {
 	ts=$(promq "timestamp($SEL_VOL)")
-	[ -n "$ts" ] && python3 -c "import sys; sys.exit(0 if $ts > $t1 + 0.3 else 1)" && break
-	sleep 0.1
-done
-[ -n "$ts" ] || fail "no sleeper series in Prometheus"
+	[ -n "$ts" ] && python3 -c "import sys; sys.exit(0 if $ts > $t1 + 0.3 else 1)"
+}
+wait_for "a sleeper sample in Prometheus after the run" sleeper_scraped
 
 # rate() over a 5 s window wholly inside the run
 tq=$(python3 -c "print($t0 + 8)")

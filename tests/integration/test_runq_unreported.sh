@@ -22,8 +22,7 @@
 # reported") the test cannot tell the fix from its absence, and says so.
 #
 # Two cases, the same bound:
-#  1. sched_exit_tp attached from the start (SWITCHSTAT_TEST=exit_tp_now,
-#     the tests' default: lib.sh);
+#  1. sched_exit_tp attached from the start (SWITCHSTAT_TEST=exit_tp_now);
 #  2. as users run it: attached at the end of the first interval in which
 #     the kernel hid a switch (src/features/feat_path.c).  The start-up
 #     line must say so and the first interval's stats line must say the

@@ -109,14 +109,13 @@ one() {
 	kill -"$sig" "$pid" 2>/dev/null || fail "$name: switchstat exited before the signal: $(cat "$T/$name.err")"
 	# libbcc's compile cannot be interrupted: the flag is seen when it
 	# returns (1-3 s on an idle machine, far longer on a loaded one)
-	local t0=$SECONDS
-	for i in $(seq 1 1800); do
-		kill -0 "$pid" 2>/dev/null || break
+	local t0=$SECONDS end=$((SECONDS + SS_HANG_S))
+	while kill -0 "$pid" 2>/dev/null && [ "$SECONDS" -lt "$end" ]; do
 		sleep 0.05
 	done
 	if kill -0 "$pid" 2>/dev/null; then
 		kill -KILL "$pid"
-		fail "$name: still running 90 s after SIG$sig"
+		fail "$name: hang: still running SS_HANG_S=$SS_HANG_S s after SIG$sig"
 	fi
 	local took=$((SECONDS - t0))
 	wait "$pid" || rc=$?
@@ -170,12 +169,16 @@ one TERM +1 -n 0 -i 10
 grep -qx compile "$T/stages" || info "note: no run was signalled during compile"
 grep -qx run "$T/stages" || fail "no run reached tracing before its signal"
 
-# the reader going away: switchstat | head ends promptly
+# the reader going away: switchstat | head ends promptly: within 10 times
+# the start-up calibrated above (it starts, prints 3 lines of 10 ms
+# intervals and must then see the closed pipe)
+prompt_s=$((attach_ms * 10 / 1000 + 1))
 start=$(date +%s)
-timeout 30 bash -c "'$SWITCHSTAT' -i 10 -n 0 2>/dev/null | head -3 >/dev/null"
+timeout "$prompt_s" bash -c "'$SWITCHSTAT' -i 10 -n 0 2>/dev/null | head -3 >/dev/null"
 rc=$?
-[ "$rc" -ne 124 ] || fail "switchstat | head -3 did not end within 30 s"
-info "switchstat | head -3 ended after $(($(date +%s) - start)) s"
+[ "$rc" -ne 124 ] ||
+	fail "switchstat | head -3 did not end within $prompt_s s (10 x this run's start-up, $attach_ms ms)"
+info "switchstat | head -3 ended after $(($(date +%s) - start)) s (bound $prompt_s s: 10 x the start-up)"
 
 after=$(persistent_orphans)
 new=$(comm -13 <(echo "$before") <(echo "$after") | grep . || true)

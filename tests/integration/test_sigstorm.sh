@@ -39,6 +39,9 @@ freeze "$P"
 # tfield NAME: field NAME of thread R's status
 tfield() { awk -v f="$1:" '$1 == f { print $2 }' /proc/"$P"/task/"$R"/status; }
 
+# waiter_past V0: the waiter has switched 500 times since V0
+waiter_past() { [ $(($(tfield voluntary_ctxt_switches) - $1)) -ge 500 ]; }
+
 # window NAME [ALLOW]: one window of -t R, the waiter's split vs the
 # kernel's; ALLOW=unreported: each switch the kernel did not report may
 # move one switch between the kinds
@@ -49,10 +52,7 @@ window() {
 	i0=$(tfield nonvoluntary_ctxt_switches)
 	thaw "$P"
 	# until the waiter has switched 500 times (about 1 s on a quiet machine)
-	for i in $(seq 1 300); do
-		[ $(($(tfield voluntary_ctxt_switches) - v0)) -ge 500 ] && break
-		sleep 0.1
-	done
+	wait_for "$name: 500 voluntary switches of the waiter" waiter_past "$v0"
 	freeze "$P"
 	v1=$(tfield voluntary_ctxt_switches)
 	i1=$(tfield nonvoluntary_ctxt_switches)
@@ -78,11 +78,11 @@ window() {
 
 window s
 if grep -q "prev_state from args" "$T/s.err"; then
-	SWITCHSTAT_TEST=exit_tp_now,raw_state_from_task window task
+	SWITCHSTAT_TEST=raw_state_from_task window task
 	grep -q "prev_state read from task_struct" "$T/task.err" ||
 		fail "task: prev_state not from the task: $(grep prev_state "$T/task.err")"
 fi
-SWITCHSTAT_TEST=exit_tp_now,no_row_cache window nocache unreported
+SWITCHSTAT_TEST=no_row_cache window nocache unreported
 grep -q 'SS_ROW_CACHE_BITS=[1-9]' "$T/nocache.err" &&
 	fail "nocache: the row cache is still compiled in (-v's cflags)"
 grep -q 'SS_TASK_CLOCK=1' "$T/nocache.err" ||

@@ -267,9 +267,9 @@ info "3. folded on the regular tracepoint path (SWITCHSTAT_TEST=no_raw)"
 # before its span was closed at the next switch-out: 3b).  The workload
 # on CPU 1, switchstat, which makes those calls, on CPU 0.
 if [ "$(nproc)" -ge 2 ]; then
-	SWITCHSTAT_TEST=exit_tp_now,no_raw GATED_WL_CPU=1 GATED_TOOL_CPU=0 run r -f
+	SWITCHSTAT_TEST=no_raw GATED_WL_CPU=1 GATED_TOOL_CPU=0 run r -f
 else
-	SWITCHSTAT_TEST=exit_tp_now,no_raw run r -f
+	SWITCHSTAT_TEST=no_raw run r -f
 fi
 check_folded r || fail "folded stacks wrong on the regular tracepoint path"
 
@@ -277,9 +277,9 @@ info "3b. every 3rd switch-in unseen (SWITCHSTAT_TEST=miss_arrive=3)"
 # The span of a thread whose switch-in the probe did not see ends at its
 # next switch-out, at its arrival (se.sum_exec_runtime since the span
 # began): without that, a third of the blocked time was lost (-30 %).
-SWITCHSTAT_TEST=exit_tp_now,miss_arrive=3 run m -f
+SWITCHSTAT_TEST=miss_arrive=3 run m -f
 check_folded m || fail "an unseen switch-in lost its span (raw path)"
-SWITCHSTAT_TEST=exit_tp_now,miss_arrive=3,no_raw run n -f
+SWITCHSTAT_TEST=miss_arrive=3,no_raw run n -f
 check_folded n || fail "an unseen switch-in lost its span (regular path)"
 
 info "4. NDJSON (-L): \"stack\" records, their stacks as in 1"
@@ -301,7 +301,7 @@ check_wakers c "$T/c.folded" swhelper || fail "CSV waker stacks wrong"
 info "7. the exporter (--listen, frozen past interval edges): stack series"
 if command -v promtool >/dev/null; then
 	PORT=$(free_port)
-	GATED_SETTLE=0.7 run x --json -i 300 --wakers --listen "$PORT" \
+	GATED_EDGES=2 run x -v --json -i 300 --wakers --listen "$PORT" \
 		--metrics-per-process
 	PORT=""
 	promtool check metrics <"$T/x.prom" >"$T/promtool.log" 2>&1 ||
@@ -312,7 +312,7 @@ if command -v promtool >/dev/null; then
 	check_wakers x "$T/x.pfolded" || fail "exporter: waker stacks wrong"
 	info "7b. the exporter with --max-series 3: at most 3 stack series and one all-other"
 	PORT=$(free_port)
-	GATED_SETTLE=0.7 run y --json -i 300 --listen "$PORT" --max-series 3
+	GATED_EDGES=2 run y -v --json -i 300 --listen "$PORT" --max-series 3
 	PORT=""
 	promtool check metrics <"$T/y.prom" >"$T/promtool.log" 2>&1 ||
 		fail "promtool check metrics: $(head -5 "$T/promtool.log")"

@@ -13,7 +13,10 @@
 #  2. --map-entries 1024: the map overflows and says so honestly: dropped > 0
 #     (CSV field, JSON field and the table's "dropped N updates" line), no
 #     interval has (much) more rows than the map holds, and rows + dropped
-#     account for every child;
+#     account for every child.  The overflow is forced whatever the fork
+#     rate: the whole storm of 6000 children runs inside one interval
+#     (-i longer than the test, ended by SIGINT), so the map must hold a
+#     row for each of them at once;
 #  3. with --hist offcpu,runq -M (per-thread state in hash maps): after a
 #     storm, every hash map of the tool holds about as many entries as
 #     before it (entries of exited threads are deleted at sched_process_exit).
@@ -68,12 +71,14 @@ storm() {
 }
 
 # ---- 1: default map size ----------------------------------------------
+# two whole intervals before the storm (the baseline), and three after
+# it: the spinner's first, and the last whole one, back to the baseline
 start_tool full -v --csv -n 0 -i 1000
-sleep 2.2
+wait_intervals full 2
 storm full "$RUNS"
 bg "$WORKLOADS/spinner" 0 ssstormspin
 spin=$BG_LAST
-sleep 3.2
+wait_intervals full $(($(intervals full) + 3))
 stop_tool
 kill "$spin"
 analyze "$T/full.out" "$T/full.workers" ssstormspin >"$T/full.iv"
@@ -103,14 +108,13 @@ info "rows (= entries drained) in the last full interval: $after (baseline $base
 	fail "rows per interval did not return to baseline: $after vs $base_rows"
 
 # ---- 2: tiny map, honest drops (CSV, table and JSON at once) ----------
-start_tool table -n 1 -i 1000 --map-entries 1024
+# one interval (a day long) from before the storm to SIGINT after it
+start_tool table -n 1 -i 86400000 --map-entries 1024
 table_pid=$TOOL_PID
-start_tool json --json -n 1 -i 1000 --map-entries 1024
+start_tool json --json -n 1 -i 86400000 --map-entries 1024
 json_pid=$TOOL_PID
-start_tool tiny --csv -n 0 -i 1000 --map-entries 1024
-sleep 1.2
+start_tool tiny --csv -n 0 -i 86400000 --map-entries 1024
 storm tiny 6000
-sleep 1.2
 stop_tool
 for TOOL_PID in $table_pid $json_pid; do stop_tool; done
 analyze "$T/tiny.out" "$T/tiny.workers" none >"$T/tiny.iv"
@@ -118,6 +122,7 @@ children=$(awk '{ s += $4 } END { print s }' "$T/tiny.iv")
 dropped=$(awk '{ s += $3 } END { print s }' "$T/tiny.iv")
 peak=$(awk '$2 > m { m = $2 } END { print m }' "$T/tiny.iv")
 info "--map-entries 1024: peak $peak rows/interval, children seen $children, dropped $dropped"
+[ "$(wc -l <"$T/tiny.iv")" -eq 1 ] || fail "--map-entries 1024: $(wc -l <"$T/tiny.iv") intervals, want the storm in one"
 [ "$dropped" -gt 0 ] || fail "map of 1024 entries overflowed silently (dropped 0)"
 # (entries the drain frees can be refilled before it ends: a few over 1024)
 [ "$peak" -le 1100 ] || fail "$peak rows in an interval from a 1024-entry map"
@@ -129,11 +134,12 @@ grep -q '"dropped": *[1-9]' "$T/json.out" || fail "JSON rows show no dropped > 0
 info "table: $(grep -m1 '^dropped' "$T/table.out"); JSON: $(grep -o -m1 '"dropped": *[1-9][0-9]*' "$T/json.out")"
 
 # ---- 3: per-thread state of features does not outlive the threads ------
-start_tool feat --hist offcpu,runq -M -i 1000
-sleep 1.5
+# an interval ended before each look at the maps
+start_tool feat -v --hist offcpu,runq -M -i 1000
+wait_intervals feat 1
 hash_entries "$TOOL_PID" >"$T/before"
 storm feat 5000
-sleep 1.5
+wait_intervals feat $(($(intervals feat) + 1))
 hash_entries "$TOOL_PID" >"$T/after"
 stop_tool
 # no hash map found means nothing was compared: that is a failure

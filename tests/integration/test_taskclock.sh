@@ -33,7 +33,7 @@ freeze "$PP" "$PC" "$SL" "$SP"
 
 launch kern --csv -n 0 -i 1000 --no-counters -v
 K=$LAUNCHED
-SWITCHSTAT_TEST=exit_tp_now,window_clock launch win --csv -n 0 -i 1000 --no-counters -v
+SWITCHSTAT_TEST=window_clock launch win --csv -n 0 -i 1000 --no-counters -v
 W=$LAUNCHED
 await kern "$K"
 await win "$W"

@@ -21,13 +21,11 @@ P=$BG_LAST
 wait_file "$T/ready"
 
 # sleeping PID: poll until PID's main thread sleeps (state S)
+main_sleeps() {
+	[ "$(sed 's/.*) //' /proc/"$1"/task/"$1"/stat | cut -d' ' -f1)" = S ]
+}
 sleeping() {
-	local i
-	for i in $(seq 1 400); do
-		[ "$(sed 's/.*) //' /proc/"$1"/task/"$1"/stat | cut -d' ' -f1)" = S ] && return 0
-		sleep 0.01
-	done
-	fail "process $1 does not sleep"
+	wait_for "process $1 sleeping" main_sleeps "$1"
 }
 mfield() { awk -v f="$1:" '$1 == f { print $2 }' /proc/"$P"/task/"$P"/status; }
 
@@ -36,8 +34,7 @@ start_tool x -p "$P" -L --csv -n 0 -i 60000 -v
 v0=$(mfield voluntary_ctxt_switches)
 i0=$(mfield nonvoluntary_ctxt_switches)
 kill -USR1 "$P"
-for i in $(seq 1 1200); do [ -s "$T/result" ] && break; sleep 0.05; done
-[ -s "$T/result" ] || fail "threadchurn did not finish in 60 s"
+wait_file "$T/result"
 sleeping "$P"
 v1=$(mfield voluntary_ctxt_switches)
 i1=$(mfield nonvoluntary_ctxt_switches)

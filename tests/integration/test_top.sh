@@ -219,10 +219,11 @@ elif cmd == "fits":  # FILE COLS LINES: whole columns within COLS, rows fill LIN
 PY
 scr() { python3 "$T/scr.py" "$@"; }
 
-# wait_screen NAME FILE TEXT: capture until the screen holds TEXT (20 s)
+# wait_screen NAME FILE TEXT: capture until the screen holds TEXT
+# (SS_HANG_S: a hang)
 wait_screen() {
-	local i
-	for i in $(seq 1 400); do
+	local end=$((SECONDS + SS_HANG_S))
+	while [ "$SECONDS" -lt "$end" ]; do
 		cap "$1" "$2"
 		# the marker, and the same screen 0.1 s later: a frame the tool
 		# has finished writing (on a slow or CPU-capped host it writes
@@ -236,13 +237,13 @@ wait_screen() {
 	done
 	cat "$T/$2" >&2
 	cat "$T/$1.err" >&2 2>/dev/null
-	fail "$1: screen has no '$3', or not the same twice, after 20 s"
+	fail "$1: hang: screen has no '$3', or not the same twice, after SS_HANG_S=$SS_HANG_S s"
 }
 # wait_interval NAME PREV: until the header shows an interval after PREV
 # (its end HH:MM:SS differs); sets NOW
 wait_interval() {
-	local i
-	for i in $(seq 1 600); do
+	local end=$((SECONDS + SS_HANG_S))
+	while [ "$SECONDS" -lt "$end" ]; do
 		cap "$1" iv.txt
 		# (sed, not python: cheap when the machine is loaded)
 		NOW=$(sed -n '1s/^switchstat \([0-9:]\{8\}\) .*/\1/p' "$T/iv.txt")
@@ -250,7 +251,7 @@ wait_interval() {
 		sleep 0.05
 	done
 	cat "$T/iv.txt" >&2
-	fail "$1: no new interval after $2 within 30 s"
+	fail "$1: hang: no new interval after $2 within SS_HANG_S=$SS_HANG_S s"
 }
 # next_interval NAME: until the next interval is drawn, from what the
 # screen shows now (never one drawn a while ago); sets NOW
@@ -258,15 +259,11 @@ next_interval() {
 	cap "$1" now.txt
 	wait_interval "$1" "$(sed -n '1s/^switchstat \([0-9:]\{8\}\) .*/\1/p' "$T/now.txt")"
 }
-# wait_done NAME [RC]: until run.sh wrote the exit code (20 s); checks it
-# is RC (default 0) and that the terminal is back in its normal mode
+# wait_done NAME [RC]: until run.sh wrote the exit code (SS_HANG_S: a
+# hang); checks it is RC (default 0) and that the terminal is back in its
+# normal mode
 wait_done() {
-	local i
-	for i in $(seq 1 400); do
-		[ -s "$T/$1.rc" ] && break
-		sleep 0.05
-	done
-	[ -s "$T/$1.rc" ] || fail "$1: switchstat still running after 20 s"
+	wait_file "$T/$1.rc"
 	[ "$(cat "$T/$1.rc")" = "${2:-0}" ] || { cat "$T/$1.err" >&2; fail "$1: exit $(cat "$T/$1.rc"), want ${2:-0}"; }
 	for m in icanon echo icrnl opost isig; do
 		grep -qE "(^| )$m( |$)" "$T/$1.stty" ||
@@ -292,10 +289,7 @@ freeze "$SPIN" "$THR"
 
 # --csv onto the terminal itself: refused in a pane too
 pane D "$T/run.sh" D --top --csv
-for i in $(seq 1 400); do
-	[ -s "$T/D.rc" ] && break
-	sleep 0.05
-done
+wait_file "$T/D.rc"
 [ "$(cat "$T/D.rc" 2>/dev/null)" = 2 ] || fail "--top --csv on a tty: exit $(cat "$T/D.rc" 2>/dev/null)"
 [ "$(wc -l <"$T/D.err")" -eq 1 ] && grep -q "redirect it to a file" "$T/D.err" ||
 	fail "--top --csv on a tty: $(cat "$T/D.err")"
@@ -332,16 +326,15 @@ info "$out"
 
 # paused: a new interval reaches the CSV, not the screen
 PAUSED_AT=$NOW
-for i in $(seq 1 200); do
-	python3 - "$T/A.csv" "$PAUSED_AT" <<'PY' && break
+csv_past() {
+	python3 - "$T/A.csv" "$PAUSED_AT" <<'PY'
 import csv, sys, time
 ts = {time.strftime("%H:%M:%S", time.localtime(int(float(r["time"]))))
       for r in csv.DictReader(open(sys.argv[1], encoding="latin-1"))}
 sys.exit(0 if max(ts) > sys.argv[2] else 1)
 PY
-	sleep 0.05
-done
-[ "$i" -lt 200 ] || fail "no interval after $PAUSED_AT in the CSV"
+}
+wait_for "an interval after $PAUSED_AT in the CSV" csv_past
 cap A a2.txt
 [ "$(scr time "$T/a2.txt")" = "$PAUSED_AT" ] || fail "pause: the screen moved on"
 info "pause: the CSV went on past $PAUSED_AT, the screen stayed"

@@ -7,8 +7,9 @@
 # against the kernel's voluntary/nonvoluntary_ctxt_switches deltas, per
 # kind (so the state decoding is checked too), exactly when nothing was
 # lost; the slices' sum against perf's task-clock of the same window
-# (within 1% + 1.5 us per switch above, 1% + 0.5 us below; schedstat's is
-# printed beside it).  Also: the
+# (within 1% + 1.5 G per switch above, 1% + 0.5 G below, G this host's
+# gap between the two kernel clocks per switch measured on the same
+# threads in the same window: schedstat against task-clock).  Also: the
 # table has its header and decodes states, -p keeps only the process's
 # own switch-outs, and --trace rejects interval-only options (exit 2).
 . "$(dirname "$0")/lib.sh"
@@ -73,15 +74,13 @@ c0_PONG=$(oncpu "$PONG")
 C1=$(ctxt)
 kill -CONT "$PING" "$PONG"
 sleep 1 # workload time; SIGSTOP freezes the kernel's counts below
-# stop the stall reader until every CPU could have filled its buffer twice:
-# with 2 x 45000 x CPUs switches, one CPU had 90000 > its ~40000 records
+# stop the stall reader until its buffers must have overflowed: with
+# 2 x 45000 x CPUs switches, one CPU had 90000 > its ~40000 records
+# (waited for, however slowly this host switches)
 kill -STOP "$STALL"
 s0=$(ctxt) need=$((2 * 45000 * $(nproc)))
-for _ in $(seq 1 300); do
-	[ $(($(ctxt) - s0)) -ge "$need" ] && break
-	sleep 0.05
-done
-OVERFLOW=$(($(ctxt) - s0 >= need))
+ctxt_past() { [ $(($(ctxt) - s0)) -ge "$need" ]; }
+wait_for "$need context switches with the stall reader stopped" ctxt_past
 kill -CONT "$STALL"
 sleep 1
 stop_wait "$PING" "$PONG"
@@ -114,15 +113,15 @@ check() {
 	python3 - "$T/$1.out" "$T/$1.err" "$summary" "$2" "$PING" "$PONG" \
 		"$((v1_PING - v0_PING))" "$((i1_PING - i0_PING))" "$((c1_PING - c0_PING))" \
 		"$((v1_PONG - v0_PONG))" "$((i1_PONG - i0_PONG))" "$((c1_PONG - c0_PONG))" \
-		"$((C2 - C1))" "$((C3 - C0))" "$OVERFLOW" \
+		"$((C2 - C1))" "$((C3 - C0))" \
 		"$(task_clock_ns "$T/pstat.csv" "$PING")" \
 		"$(task_clock_ns "$T/pstat.csv" "$PONG")" <<'PY' || fail "$1: trace accounting"
 import csv, re, sys
 out, err, summary, mode = sys.argv[1:5]
 ping, pong = sys.argv[5:7]
 kern = {ping: list(map(int, sys.argv[7:10])), pong: list(map(int, sys.argv[10:13]))}
-inner, outer, overflow = int(sys.argv[13]), int(sys.argv[14]), int(sys.argv[15])
-task_clock = {ping: int(sys.argv[16]), pong: int(sys.argv[17])}
+inner, outer = int(sys.argv[13]), int(sys.argv[14])
+task_clock = {ping: int(sys.argv[15]), pong: int(sys.argv[16])}
 m = re.match(r"switchstat: (\d+) events traced, (\d+) lost, (\d+) missed", summary)
 if not m:
     sys.exit("summary %r" % summary)
@@ -161,7 +160,7 @@ print("  all tasks: %d <= %d events + %d lost + %d missed <= %d (/proc/stat ctxt
       % (inner, events, lost, missed, outer))
 if not inner <= events + unseen <= outer:
     sys.exit("trace total does not match the kernel's context switch count")
-print("  ping+pong switches: kernel %d (%.0f/s), lines %d" % (total, total / 3.0, lines))
+print("  ping+pong switches: kernel %d, lines %d" % (total, lines))
 for t in (ping, pong):
     (kv, ki, kc), (gv, gi, gc) = kern[t], got[t]
     print("  tid %s: voluntary %d/%d involuntary %d/%d (lines/kernel)" % (t, gv, kv, gi, ki))
@@ -170,35 +169,54 @@ for t in (ping, pong):
 if lines + unseen < total:
     sys.exit("%d switches neither printed nor counted as lost/missed" % (total - lines - unseen))
 if mode == "stalled":
-    if not overflow:
-        print("  (the machine switched too little while the reader was stopped to overflow)")
-    elif lost == 0:
+    if lost == 0:
         sys.exit("reader stopped until its buffers overflowed, yet nothing lost")
 elif unseen == 0:
+    # G, the control: this host's gap between the two kernel clocks per
+    # switch, |schedstat - task-clock| / switches, the larger of ping's and
+    # pong's (they share the switch path).  Both clocks start and stop at
+    # other points of the switch than the tracepoint (schedstat at
+    # update_curr/set_next_entity, task-clock at perf's sched_out/in
+    # hooks), so the gap grows with what a switch costs on this host, as
+    # the window's distance from task-clock does.  Measured: G 0.4-1.0 us
+    # and the window +0.3..+1.1 us per switch on a host where a pipe round
+    # trip costs ~6 us; G 1.1-1.7 us and +0.18..+0.55 us on one of ~2 us.
+    gap = {t: abs(kern[t][2] - task_clock[t]) / (kern[t][0] + kern[t][1])
+           for t in (ping, pong)}
+    G = max(gap.values())
+    print("  control G: schedstat vs task-clock %.2f us (ping), %.2f us (pong) "
+          "per switch: G = %.2f us" % (gap[ping] / 1e3, gap[pong] / 1e3, G / 1e3))
     for t in (ping, pong):
         (kv, ki, kc), (gv, gi, gc) = kern[t], got[t]
         if (gv, gi) != (kv, ki):
             sys.exit("nothing lost, yet tid %s lines differ from the kernel" % t)
-        # The slices' sum against two oracles.  schedstat starts and stops
-        # its clock at other points of __schedule and the wakeup path than
-        # the tracepoint: on this VM it charges 1-12 us more per wake-up,
-        # and ping and pong wake up for every ~5 us slice, so it is
-        # printed, not judged.  perf's task-clock (its sched_in/out hooks,
-        # inside the switch) is the short-slice oracle: the sum must lie
-        # within task-clock -1% - 0.5 us and +1% + 1.5 us per switch (the
-        # accuracy rules' short-slice allowance; three tracers attached
-        # here run their programs inside the same switches).
+        # The slices' sum against perf's task-clock (its sched_in/out
+        # hooks, inside the switch), the short-slice oracle: within
+        # task-clock -1% - 0.5 G and +1% + 1.5 G per switch (the accuracy
+        # rules' short-slice allowance, scaled by the control G; three
+        # tracers attached here run their programs inside the same
+        # switches).  A slice ends at the tracepoint, after schedstat's
+        # end and before perf's: what schedstat charges this thread less
+        # than task-clock (work between the two in its switch-outs, such
+        # as a tracer's output for -p of it) may be missing from the
+        # window too, so it widens the lower bound.  schedstat's figure
+        # is printed, not judged.
         n = gv + gi
         tc = task_clock[t]
-        lo, hi = tc * 0.99 - 500 * n, tc * 1.01 + 1500 * n
+        lo = tc * 0.99 - 0.5 * G * n - max(0, tc - kc)
+        hi = tc * 1.01 + 1.5 * G * n
         print("  tid %s: slices %.1f ms over %d switches; task-clock %.1f ms "
-              "(%+.2f us per switch, allowed %+.2f..%+.2f); schedstat %.1f ms "
-              "(%+.2f us per switch, not judged)"
+              "(%+.2f us per switch, allowed %+.2f..%+.2f: 1%% + 0.5 G + schedstat's "
+              "shortfall below, 1%% + 1.5 G above); "
+              "schedstat %.1f ms (%+.2f us per switch, not judged); "
+              "%.2f us of task-clock per switch (not judged)"
               % (t, gc / 1e6, n, tc / 1e6, (gc - tc) / 1e3 / n,
                  (lo - tc) / 1e3 / n, (hi - tc) / 1e3 / n, kc / 1e6,
-                 (gc - kc) / 1e3 / n))
+                 (gc - kc) / 1e3 / n, tc / 1e3 / n))
         if not lo <= gc <= hi:
-            sys.exit("slice sum outside task-clock's bounds")
+            sys.exit("slice sum outside task-clock -1%% - 0.5 G - schedstat's shortfall "
+                     ".. +1%% + 1.5 G per switch (G = %.2f us, the control gap of "
+                     "this run)" % (G / 1e3))
 PY
 }
 check tr free

@@ -24,16 +24,16 @@ done
 thaw "$PING" "$PONG" "$SLEEPER"
 # 3 s, then on until each has the 1000 voluntary switches the check below
 # needs (the kernel's own count: a 1 ms nanosleep takes 3 ms or more in a
-# TCG guest, where the sleeper had 937 in 3 s), at most 60 s more
-sleep 3
-for _ in $(seq 1 600); do
-	short=0
+# TCG guest, where the sleeper had 937 in 3 s); a slow host only waits
+# longer (SS_HANG_S is a hang)
+enough_vol() {
+	local p
 	for p in "$PING" "$PONG" "$SLEEPER"; do
-		[ $(($(status_sum "$p" voluntary_ctxt_switches) - v0[$p])) -gt 1000 ] || short=1
+		[ $(($(status_sum "$p" voluntary_ctxt_switches) - v0[$p])) -gt 1000 ] || return 1
 	done
-	[ "$short" = 0 ] && break
-	sleep 0.1
-done
+}
+sleep 3
+wait_for "1000 voluntary switches of each workload" enough_vol
 freeze "$PING" "$PONG" "$SLEEPER"
 for p in "$PING" "$PONG" "$SLEEPER"; do
 	v1[$p]=$(status_sum "$p" voluntary_ctxt_switches)

@@ -31,8 +31,8 @@ N=2000
 run() {
 	local name=$1 mode=$2
 	shift 2
-	GATED_SETTLE=0.6 run_gated "$name" wakepair "$mode" $N @FIFO -- \
-		--wakers --offcpu --no-counters -i 500 "$@"
+	GATED_EDGES=1 run_gated "$name" wakepair "$mode" $N @FIFO -- \
+		-v --wakers --offcpu --no-counters -i 500 "$@"
 	read -r A B _ <"$T/$name.wl"
 	kill -KILL "$WL" 2>/dev/null
 	[ "$mode" = pipe ] && kill -KILL "$B" 2>/dev/null # never kill 0

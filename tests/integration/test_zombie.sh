@@ -28,6 +28,8 @@ need_root
 
 # state PID: the one-letter state of /proc/PID/stat
 state() { sed 's/.*) //' /proc/"$1"/stat 2>/dev/null | cut -d' ' -f1; }
+is_state() { [ "$(state "$1")" = "$2" ]; }
+pid_gone() { ! kill -0 "$1" 2>/dev/null; }
 
 # run_case NAME FILTER...: a zombie-leader process spinning 1.5 s, traced
 # with the filter; checks exit, final interval and on-CPU time
@@ -38,11 +40,7 @@ run_case() {
 	bg "$WORKLOADS/zombieleader" 1500 "$T/ready" "$T/result"
 	wait_file "$T/ready"
 	read -r pid tid <"$T/ready"
-	for i in $(seq 1 200); do
-		[ "$(state "$pid")" = Z ] && break
-		sleep 0.01
-	done
-	[ "$(state "$pid")" = Z ] || fail "leader of $pid is not a zombie"
+	wait_for "leader of $pid a zombie" is_state "$pid" Z
 	local args=("$@")
 	args=("${args[@]//PID/$pid}")
 	args=("${args[@]//TID/$tid}")
@@ -50,11 +48,7 @@ run_case() {
 	local tool=$LAUNCHED
 	await "$name" "$tool"
 	kill -USR1 "$pid"
-	for i in $(seq 1 200); do
-		kill -0 "$tool" 2>/dev/null || break
-		sleep 0.05
-	done
-	kill -0 "$tool" 2>/dev/null && fail "$name: still running 10 s after its target started a 1.5 s spin"
+	wait_for "$name: the run's end after its target's 1.5 s spin and exit" pid_gone "$tool"
 	wait "$tool" || rc=$?
 	[ "$rc" -eq 0 ] || fail "$name (${args[*]}): exit $rc: $(cat "$T/$name.err")"
 	# written by its parent once it reaped it (a rename)

@@ -16,6 +16,8 @@ sum() { echo "$*" >>"$R/summary"; echo "VM: $*" >/dev/console; }
 export HOME=/root LC_ALL=C.UTF-8
 # the tool's start-up compile is 5-10x slower under TCG (tests/integration/lib.sh)
 export SS_ATTACH_TIMEOUT_S=600
+# and every wait a test makes under TCG may take as long before it is a hang
+export SS_HANG_S=600
 cd /src || exit 1
 # the integration tests write temporary files under /tmp (a tmpfs here)
 sum "kernel $(uname -r)"
