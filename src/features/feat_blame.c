@@ -371,6 +371,8 @@ static int blame_interval(struct ss_app *app, void *st)
 		return 0;
 	}
 	ss_blame_finish(bs->rows, n);
+	app->blame.rows = bs->rows;
+	app->blame.n = n;
 	if (app->fmt == SS_FMT_TABLE) {
 		nc = ss_blame_by_culprit(bs->rows, n, bs->culprits);
 		print_table(app, bs, n, nc);
@@ -394,6 +396,8 @@ static void blame_close(struct ss_app *app, void *st)
 {
 	struct blame_state *bs = st;
 
+	app->blame.rows = NULL;
+	app->blame.n = 0;
 	free(bs->map.keys);
 	free(bs->map.vals);
 	free(bs->rows);
