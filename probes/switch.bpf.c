@@ -21,6 +21,7 @@
 #include "hotplug.bpf.h"
 #include "mem.bpf.h"
 #include "offcpu.bpf.h"
+#include "preempt.bpf.h"
 #include "select.bpf.h"
 #include "shared.h"
 #include "task.bpf.h"
@@ -428,6 +429,7 @@ ss_switch(void *ctx, struct ss_cpu *cpu, __u64 now, __u32 tgid, __u32 tid,
 	SS_MEM_SWITCH(cpu);
 	SS_HIST_SWITCH();
 	SS_BLAME_SWITCH();
+	SS_PREEMPT_SWITCH(tgid, tid, kind == SS_SW_INVOL, next_tid);
 	SS_TRACE_SWITCH(SS_SWITCH_COMMS);
 
 	struct ss_val *val = ss_charge_slice(cpu, now, last, tgid, tid, 1, who);

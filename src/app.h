@@ -82,6 +82,7 @@ struct ss_offwake_last {
 };
 
 struct ss_blame_row;
+struct ss_preempt_row;
 
 /*
  * The last interval's --blame pairs (feat_blame), for the exporter and
@@ -90,6 +91,8 @@ struct ss_blame_row;
 struct ss_blame_last {
 	const struct ss_blame_row *rows;
 	size_t n;
+	const struct ss_preempt_row *prows; /* preemptions by preemptor */
+	size_t np;
 };
 
 struct ss_app {

@@ -22,8 +22,9 @@
 #include "output.h"
 
 struct blame_state {
-	struct ss_map_drain map;
+	struct ss_map_drain map, pmap; /* blame, preempt */
 	struct ss_blame_row *rows, *culprits;
+	struct ss_preempt_row *prows;
 	bool ready;
 	struct ss_emit e; /* the table, CSV or JSON records */
 };
@@ -93,8 +94,16 @@ static int blame_attach(struct ss_app *app, void *st)
 	bs->map.vals = calloc(n, sizeof(struct ss_blame_val));
 	bs->rows = calloc(n, sizeof(*bs->rows));
 	bs->culprits = calloc(n, sizeof(*bs->culprits));
+	bs->pmap.fd = ss_bpf_map_fd(&app->bpf, "preempt");
+	bs->pmap.key_size = sizeof(struct ss_blame_key);
+	bs->pmap.val_size = sizeof(struct ss_preempt_val);
+	bs->pmap.cap = n;
+	bs->pmap.keys = calloc(n, sizeof(struct ss_blame_key));
+	bs->pmap.vals = calloc(n, sizeof(struct ss_preempt_val));
+	bs->prows = calloc(n, sizeof(*bs->prows));
 	if (bs->map.fd < 0 || !bs->map.keys || !bs->map.vals || !bs->rows ||
-	    !bs->culprits) {
+	    !bs->culprits || bs->pmap.fd < 0 || !bs->pmap.keys ||
+	    !bs->pmap.vals || !bs->prows) {
 		ss_diag("blame map missing");
 		return 1;
 	}
@@ -125,6 +134,29 @@ static int drain(struct blame_state *bs)
 		r->v.culprit_comm[SS_COMM_LEN - 1] = '\0';
 	}
 	return n;
+}
+
+/* Read and delete the preempt map into bs->prows; the count or -errno */
+static int drain_preempt(struct blame_state *bs)
+{
+	int n = ss_map_drain_rows(&bs->pmap, bs->prows, sizeof(*bs->prows),
+				  offsetof(struct ss_preempt_row, v));
+
+	for (int i = 0; i < n; i++) {
+		bs->prows[i].v.victim_comm[SS_COMM_LEN - 1] = '\0';
+		bs->prows[i].v.culprit_comm[SS_COMM_LEN - 1] = '\0';
+	}
+	return n;
+}
+
+/* a preemption pair as a blame row, for side_of */
+static struct ss_blame_row as_blame(const struct ss_preempt_row *p)
+{
+	struct ss_blame_row r = { .key = p->key };
+
+	memcpy(r.v.victim_comm, p->v.victim_comm, SS_COMM_LEN);
+	memcpy(r.v.culprit_comm, p->v.culprit_comm, SS_COMM_LEN);
+	return r;
 }
 
 /*
@@ -194,6 +226,7 @@ enum {
 	B_DELAY,
 	B_WAIT_PCT,
 	B_VICTIMS,
+	B_COUNT,
 	B_MAX,
 };
 
@@ -215,26 +248,27 @@ enum {
      }
 
 /* Time is not a table column; CSV/JSON records have no %WAIT or VICTIMS. */
-#define BLAME_FIELDS(WHO)                                                 \
-	{                                                                 \
-		[B_TIME] = { .key = "time", .unit = "s", .decimals = 3 }, \
-		BLAME_SIDE(VICTIM, "victim", "VICTIM", WHO),              \
-		BLAME_SIDE(CULPRIT, "culprit", "CULPRIT", WHO),           \
-		[B_DELAY] = { .key = "delay_ns",                          \
-			      .unit = "ns",                               \
-			      .head = "DELAY(ms)",                        \
-			      .width = 10,                                \
-			      .style = SS_TS_DIV,                         \
-			      .table_div = 1e6,                           \
-			      .table_decimals = 3 },                      \
-		[B_WAIT_PCT] = { .key = "wait_pct",                       \
-				 .unit = "%",                             \
-				 .head = "%WAIT",                         \
-				 .width = 6,                              \
-				 .table_decimals = 1 },                   \
-		[B_VICTIMS] = { .key = "victims",                         \
-				.head = "VICTIMS",                        \
-				.width = 7 },                             \
+#define BLAME_FIELDS(WHO)                                                    \
+	{                                                                    \
+		[B_TIME] = { .key = "time", .unit = "s", .decimals = 3 },    \
+		BLAME_SIDE(VICTIM, "victim", "VICTIM", WHO),                 \
+		BLAME_SIDE(CULPRIT, "culprit", "CULPRIT", WHO),              \
+		[B_DELAY] = { .key = "delay_ns",                             \
+			      .unit = "ns",                                  \
+			      .head = "DELAY(ms)",                           \
+			      .width = 10,                                   \
+			      .style = SS_TS_DIV,                            \
+			      .table_div = 1e6,                              \
+			      .table_decimals = 3 },                         \
+		[B_WAIT_PCT] = { .key = "wait_pct",                          \
+				 .unit = "%",                                \
+				 .head = "%WAIT",                            \
+				 .width = 6,                                 \
+				 .table_decimals = 1 },                      \
+		[B_VICTIMS] = { .key = "victims",                            \
+				.head = "VICTIMS",                           \
+				.width = 7 },                                \
+		[B_COUNT] = { .key = "count", .head = "COUNT", .width = 7 }, \
 	}
 
 static const struct ss_field blame_fields_by[2][B_MAX] = {
@@ -269,11 +303,47 @@ static void emit_head_side(struct ss_emit *e, const struct ss_field *f,
 }
 
 /*
+ * The table's last list: each victim's involuntary switches by the task
+ * switched in (at most -n rows); the culprit columns headed PREEMPTOR.
+ */
+static void print_preempt(struct ss_app *app, struct blame_state *bs, size_t np)
+{
+	const struct ss_field *f = blame_fields_by[app->o.per_thread];
+	struct ss_field pf[3] = { f[B_CULPRIT_PID], f[B_CULPRIT_COMM],
+				  f[B_CULPRIT_CGROUP] };
+	bool cg = app->o.per_cgroup;
+	size_t top = app->o.top;
+	struct ss_emit *e = &bs->e;
+
+	pf[1].head = pf[2].head = "PREEMPTOR";
+	ss_emit_raw(e, "\nPreemptions by preemptor (the task switched in "
+		       "when the victim was preempted):\n");
+	if (ss_emit_begin_header(e)) {
+		emit_head_side(e, &f[B_VICTIM_PID], cg);
+		emit_head_side(e, pf, cg);
+		ss_emit_head(e, &f[B_COUNT]);
+		ss_emit_end(e);
+	}
+	for (size_t i = 0; i < np && (!top || i < top); i++) {
+		struct ss_blame_row r = as_blame(&bs->prows[i]);
+		struct side v, c;
+
+		side_of(app, false, &r, &v);
+		side_of(app, true, &r, &c);
+		ss_emit_begin(e, NULL);
+		emit_side(e, &f[B_VICTIM_PID], &v, cg);
+		emit_side(e, pf, &c, cg);
+		ss_emit_u64(e, &f[B_COUNT], bs->prows[i].v.count);
+		ss_emit_end(e);
+	}
+}
+
+/*
  * The table: each victim/culprit pair with its share of the victim's
  * wait, then the delay each culprit inflicted (at most -n rows each).
  */
 static void print_table(struct ss_app *app, struct blame_state *bs, size_t n,
-			size_t nc)
+			size_t nc, size_t np)
 {
 	const struct ss_field *f = blame_fields_by[app->o.per_thread];
 	bool cg = app->o.per_cgroup;
@@ -319,6 +389,7 @@ static void print_table(struct ss_app *app, struct blame_state *bs, size_t n,
 		ss_emit_u64(e, &f[B_VICTIMS], bs->culprits[i].victims);
 		ss_emit_end(e);
 	}
+	print_preempt(app, bs, np);
 	ss_emit_flush(e);
 }
 
@@ -357,10 +428,46 @@ static void emit_records(struct ss_app *app, struct blame_state *bs, size_t n)
 	}
 }
 
+/*
+ * One record (type "preempt") per victim/preemptor pair (culprit_*: the
+ * preemptor); CSV: its own block after the blame records.
+ */
+static void emit_preempt_records(struct ss_app *app, struct blame_state *bs,
+				 size_t np)
+{
+	const struct ss_field *f = blame_fields_by[0];
+	bool cg = app->o.per_cgroup;
+	double t = (double)app->iv.end_realtime_ns / 1e9;
+	struct ss_emit *e = &bs->e;
+
+	ss_emit_reset_header(e);
+	if (ss_emit_begin_header(e)) {
+		ss_emit_raw(e, "\n");
+		ss_emit_head(e, &f[B_TIME]);
+		emit_head_side(e, &f[B_VICTIM_PID], cg);
+		emit_head_side(e, &f[B_CULPRIT_PID], cg);
+		ss_emit_head(e, &f[B_COUNT]);
+		ss_emit_end(e);
+	}
+	for (size_t i = 0; i < np; i++) {
+		struct ss_blame_row r = as_blame(&bs->prows[i]);
+		struct side v, c;
+
+		side_of(app, false, &r, &v);
+		side_of(app, true, &r, &c);
+		ss_emit_begin(e, "preempt");
+		ss_emit_double(e, &f[B_TIME], t);
+		emit_side(e, &f[B_VICTIM_PID], &v, cg);
+		emit_side(e, &f[B_CULPRIT_PID], &c, cg);
+		ss_emit_u64(e, &f[B_COUNT], bs->prows[i].v.count);
+		ss_emit_end(e);
+	}
+}
+
 static int blame_interval(struct ss_app *app, void *st)
 {
 	struct blame_state *bs = st;
-	int n;
+	int n, np;
 	size_t nc;
 
 	if (!app->o.blame || !bs->ready)
@@ -370,14 +477,23 @@ static int blame_interval(struct ss_app *app, void *st)
 		ss_diag("reading the blame map: %s", strerror(-n));
 		return 0;
 	}
+	np = drain_preempt(bs);
+	if (np < 0) {
+		ss_diag("reading the preempt map: %s", strerror(-np));
+		np = 0;
+	}
 	ss_blame_finish(bs->rows, n);
+	ss_preempt_sort(bs->prows, np);
 	app->blame.rows = bs->rows;
 	app->blame.n = n;
+	app->blame.prows = bs->prows;
+	app->blame.np = np;
 	if (app->fmt == SS_FMT_TABLE) {
 		nc = ss_blame_by_culprit(bs->rows, n, bs->culprits);
-		print_table(app, bs, n, nc);
+		print_table(app, bs, n, nc, np);
 	} else {
 		emit_records(app, bs, n);
+		emit_preempt_records(app, bs, np);
 	}
 	fflush(app->f);
 	return 0;
@@ -387,8 +503,10 @@ static int blame_reset(struct ss_app *app, void *st)
 {
 	struct blame_state *bs = st;
 
-	if (app->o.blame && bs->ready)
+	if (app->o.blame && bs->ready) {
 		drain(bs);
+		drain_preempt(bs);
+	}
 	return 0;
 }
 
@@ -396,8 +514,10 @@ static void blame_close(struct ss_app *app, void *st)
 {
 	struct blame_state *bs = st;
 
-	app->blame.rows = NULL;
-	app->blame.n = 0;
+	memset(&app->blame, 0, sizeof(app->blame));
+	free(bs->pmap.keys);
+	free(bs->pmap.vals);
+	free(bs->prows);
 	free(bs->map.keys);
 	free(bs->map.vals);
 	free(bs->rows);

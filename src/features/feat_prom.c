@@ -340,7 +340,8 @@ static void render_self(struct ss_prom *p, const struct prom_state *pr,
 		  "cgroup was gone.",
 		  NULL,
 		  ss_prom_u64(v, pr->st.expired + pr->wakers.expired +
-					 pr->stacks.expired + pr->blame.expired));
+					 pr->stacks.expired +
+					 pr->blame.expired));
 	one_value(p, "switchstat_series", SS_PROM_GAUGE,
 		  "Label sets exported now, `other` included.", NULL,
 		  ss_prom_u64(v, nseries(pr)));
@@ -528,9 +529,9 @@ static void render_stacks(struct ss_prom *p, const struct prom_state *pr)
 }
 
 /* a cgroup's label values: its path (else its id) and container id */
-static void cgroup_labels(const struct prom_state *pr, uint64_t id,
-			  char *num, size_t numlen, const char **path,
-			  char *container, size_t clen)
+static void cgroup_labels(const struct prom_state *pr, uint64_t id, char *num,
+			  size_t numlen, const char **path, char *container,
+			  size_t clen)
 {
 	*path = id && pr->cg ? ss_cgroup_path(pr->cg, id) : NULL;
 	if (!*path) {
@@ -588,8 +589,7 @@ static void render_blame(struct ss_prom *p, const struct prom_state *pr)
 					cp = x;
 					cc[0] = '\0';
 				} else {
-					cgroup_labels(pr,
-						      strtoull(x, NULL, 10),
+					cgroup_labels(pr, strtoull(x, NULL, 10),
 						      cn, sizeof(cn), &cp, cc,
 						      sizeof(cc));
 				}
@@ -953,6 +953,20 @@ static void add_blame(struct prom_state *pr, const struct ss_blame_last *b,
 		const char *label = ss_blame_culprit_label(&r->key);
 		struct ss_series_key k = { .cgroup_id = r->key.victim_cgroup };
 		uint64_t v[SS_PAIR_VALS] = { r->v.delay_ns, 0 };
+		char extra[32];
+		int len;
+
+		len = label ? snprintf(extra, sizeof(extra), "%s", label)
+			    : snprintf(extra, sizeof(extra), "%llu",
+				       (unsigned long long)
+					       r->key.culprit_cgroup);
+		ss_pair_add(&pr->blame, &k, extra, (size_t)len + 1, v, now);
+	}
+	for (size_t i = 0; i < b->np; i++) {
+		const struct ss_preempt_row *r = &b->prows[i];
+		const char *label = ss_blame_culprit_label(&r->key);
+		struct ss_series_key k = { .cgroup_id = r->key.victim_cgroup };
+		uint64_t v[SS_PAIR_VALS] = { 0, r->v.count };
 		char extra[32];
 		int len;
 

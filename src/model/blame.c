@@ -125,3 +125,20 @@ const char *ss_blame_culprit_label(const struct ss_blame_key *k)
 		return NULL;
 	}
 }
+
+static int by_count(const void *pa, const void *pb)
+{
+	const struct ss_preempt_row *a = pa, *b = pb;
+	int c = cmp_u64(b->v.count, a->v.count);
+
+	if (!c)
+		c = cmp_victim(&a->key, &b->key);
+	return c ? c : cmp_culprit(&a->key, &b->key);
+}
+
+/* ss_preempt_sort - see blame.h */
+void ss_preempt_sort(struct ss_preempt_row *rows, size_t n)
+{
+	if (n > 1)
+		qsort(rows, n, sizeof(*rows), by_count);
+}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_blame.c - run-queue blame rows: totals, order, per-culprit view. */
 #include <criterion/criterion.h>
+#include <string.h>
 
 #include "blame.h"
 
@@ -105,4 +106,24 @@ Test(blame, labels)
 	cr_assert_str_eq(ss_blame_culprit_label(&k), "(unknown)");
 	k.culprit_kind = SS_BLAME_TASK;
 	cr_assert_null(ss_blame_culprit_label(&k));
+}
+
+Test(blame, preemptions_by_count_then_victim_then_preemptor)
+{
+	struct ss_preempt_row r[4];
+
+	memset(r, 0, sizeof(r));
+
+	r[0].key.victim_tgid = 2, r[0].v.count = 5;
+	r[1].key.victim_tgid = 1, r[1].v.count = 5;
+	r[1].key.culprit_tgid = 9;
+	r[2].key.victim_tgid = 1, r[2].v.count = 5;
+	r[2].key.culprit_tgid = 3;
+	r[3].key.victim_tgid = 3, r[3].v.count = 7;
+	ss_preempt_sort(r, 4);
+	cr_assert_eq(r[0].v.count, 7);
+	cr_assert_eq(r[1].key.victim_tgid, 1);
+	cr_assert_eq(r[1].key.culprit_tgid, 3);
+	cr_assert_eq(r[2].key.culprit_tgid, 9);
+	cr_assert_eq(r[3].key.victim_tgid, 2);
 }
