@@ -93,6 +93,7 @@ struct ss_blame_last {
 	size_t n;
 	const struct ss_preempt_row *prows; /* preemptions by preemptor */
 	size_t np;
+	const char *noisy; /* --top: the noisy-neighbours pane's text */
 };
 
 struct ss_app {

@@ -25,6 +25,8 @@ struct blame_state {
 	struct ss_map_drain map, pmap; /* blame, preempt */
 	struct ss_blame_row *rows, *culprits;
 	struct ss_preempt_row *prows;
+	struct ss_blame_row *noisy; /* --top: ss_blame_noisy's rows */
+	char *noisy_text; /* --top: the noisy-neighbours pane's text */
 	bool ready;
 	struct ss_emit e; /* the table, CSV or JSON records */
 };
@@ -101,9 +103,10 @@ static int blame_attach(struct ss_app *app, void *st)
 	bs->pmap.keys = calloc(n, sizeof(struct ss_blame_key));
 	bs->pmap.vals = calloc(n, sizeof(struct ss_preempt_val));
 	bs->prows = calloc(n, sizeof(*bs->prows));
+	bs->noisy = calloc(n, sizeof(*bs->noisy));
 	if (bs->map.fd < 0 || !bs->map.keys || !bs->map.vals || !bs->rows ||
 	    !bs->culprits || bs->pmap.fd < 0 || !bs->pmap.keys ||
-	    !bs->pmap.vals || !bs->prows) {
+	    !bs->pmap.vals || !bs->prows || !bs->noisy) {
 		ss_diag("blame map missing");
 		return 1;
 	}
@@ -464,6 +467,64 @@ static void emit_preempt_records(struct ss_app *app, struct blame_state *bs,
 	}
 }
 
+static bool same_victim(const struct ss_blame_key *a,
+			const struct ss_blame_key *b)
+{
+	return a->victim_cgroup == b->victim_cgroup &&
+	       a->victim_tgid == b->victim_tgid &&
+	       a->victim_tid == b->victim_tid;
+}
+
+#define NOISY_CULPRITS 3 /* culprits per victim in the pane */
+
+/*
+ * --top's noisy-neighbours pane: one line per victim, the worst first by
+ * the delay other tasks (cgroups with -G) caused it, with its top
+ * NOISY_CULPRITS culprits and their delay (ms); into bs->noisy_text.
+ */
+static void noisy_text(struct ss_app *app, struct blame_state *bs, size_t n)
+{
+	size_t m = ss_blame_noisy(bs->rows, n, bs->noisy), len = 0;
+	FILE *f;
+
+	free(bs->noisy_text);
+	bs->noisy_text = NULL;
+	f = open_memstream(&bs->noisy_text, &len);
+	if (!f)
+		return;
+	fprintf(f, "%-32s %13s  %s\n", "VICTIM", "BY OTHERS(ms)",
+		"TOP CULPRITS (ms)");
+	for (size_t i = 0, k = 0; i < m; i++, k++) {
+		const struct ss_blame_row *r = &bs->noisy[i];
+		char who[96];
+		struct side s;
+
+		if (i && !same_victim(&r->key, &bs->noisy[i - 1].key))
+			k = 0;
+		if (k == 0) {
+			side_of(app, false, r, &s);
+			if (s.task)
+				snprintf(who, sizeof(who), "%u %s", s.pid,
+					 s.name);
+			else
+				snprintf(who, sizeof(who), "%s", s.name);
+			fprintf(f, "%s%-32s %13.3f ", i ? "\n" : "", who,
+				r->victim_total_ns / 1e6);
+		}
+		if (k >= NOISY_CULPRITS)
+			continue;
+		side_of(app, true, r, &s);
+		if (s.task)
+			fprintf(f, "%s %u %s %.3f", k ? "," : "", s.pid, s.name,
+				r->v.delay_ns / 1e6);
+		else
+			fprintf(f, "%s %s %.3f", k ? "," : "", s.name,
+				r->v.delay_ns / 1e6);
+	}
+	fprintf(f, m ? "\n" : "(no victim delayed by another)\n");
+	fclose(f);
+}
+
 static int blame_interval(struct ss_app *app, void *st)
 {
 	struct blame_state *bs = st;
@@ -488,7 +549,13 @@ static int blame_interval(struct ss_app *app, void *st)
 	app->blame.n = n;
 	app->blame.prows = bs->prows;
 	app->blame.np = np;
-	if (app->fmt == SS_FMT_TABLE) {
+	if (app->o.top_view) {
+		noisy_text(app, bs, n);
+		app->blame.noisy = bs->noisy_text;
+	}
+	if (app->fmt == SS_FMT_TABLE && app->o.top_view) {
+		/* the view's b pane shows them (app->blame.noisy) */
+	} else if (app->fmt == SS_FMT_TABLE) {
 		nc = ss_blame_by_culprit(bs->rows, n, bs->culprits);
 		print_table(app, bs, n, nc, np);
 	} else {
@@ -518,6 +585,8 @@ static void blame_close(struct ss_app *app, void *st)
 	free(bs->pmap.keys);
 	free(bs->pmap.vals);
 	free(bs->prows);
+	free(bs->noisy);
+	free(bs->noisy_text);
 	free(bs->map.keys);
 	free(bs->map.vals);
 	free(bs->rows);
