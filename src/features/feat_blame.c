@@ -477,6 +477,17 @@ static bool same_victim(const struct ss_blame_key *a,
 
 #define NOISY_CULPRITS 3 /* culprits per victim in the pane */
 
+/* a pane's name of side s: "pid comm", or a cgroup's short container id
+ * (as the -G table's CGROUP column) or path */
+static const char *pane_name(const struct side *s, char *buf, size_t len)
+{
+	if (s->task)
+		snprintf(buf, len, "%u %s", s->pid, s->name);
+	else if (ss_container_id_from_path(s->name, buf, len) != 1)
+		snprintf(buf, len, "%s", s->name);
+	return buf;
+}
+
 /*
  * --top's noisy-neighbours pane: one line per victim, the worst first by
  * the delay other tasks (cgroups with -G) caused it, with its top
@@ -503,23 +514,15 @@ static void noisy_text(struct ss_app *app, struct blame_state *bs, size_t n)
 			k = 0;
 		if (k == 0) {
 			side_of(app, false, r, &s);
-			if (s.task)
-				snprintf(who, sizeof(who), "%u %s", s.pid,
-					 s.name);
-			else
-				snprintf(who, sizeof(who), "%s", s.name);
-			fprintf(f, "%s%-32s %13.3f ", i ? "\n" : "", who,
+			fprintf(f, "%s%-32s %13.3f ", i ? "\n" : "",
+				pane_name(&s, who, sizeof(who)),
 				r->victim_total_ns / 1e6);
 		}
 		if (k >= NOISY_CULPRITS)
 			continue;
 		side_of(app, true, r, &s);
-		if (s.task)
-			fprintf(f, "%s %u %s %.3f", k ? "," : "", s.pid, s.name,
-				r->v.delay_ns / 1e6);
-		else
-			fprintf(f, "%s %s %.3f", k ? "," : "", s.name,
-				r->v.delay_ns / 1e6);
+		fprintf(f, "%s %s %.3f", k ? "," : "",
+			pane_name(&s, who, sizeof(who)), r->v.delay_ns / 1e6);
 	}
 	fprintf(f, m ? "\n" : "(no victim delayed by another)\n");
 	fclose(f);
