@@ -93,7 +93,7 @@ LB=$LAUNCHED
 await cg "$LA"
 await thr "$LB"
 start_prometheus "$P"
-for i in $(seq 1 300); do
+for _ in $(seq 1 300); do
 	[ "$(promq 'up{job="switchstat"}')" = 1 ] && break
 	sleep 0.1
 done
@@ -113,7 +113,7 @@ t_freeze=$(now_s)
 web_threads >"$T/web1.txt"
 
 # 4. two intervals with everything frozen, then a sample after them
-for i in $(seq 1 300); do
+for _ in $(seq 1 300); do
 	ts=$(promq "timestamp(switchstat_last_collect_timestamp_seconds)")
 	[ -n "$ts" ] && python3 -c "import sys; sys.exit(0 if $ts > $t_freeze + 2.2 else 1)" && break
 	sleep 0.1
