@@ -21,6 +21,7 @@
 #include "hotplug.bpf.h"
 #include "mem.bpf.h"
 #include "offcpu.bpf.h"
+#include "preempt.bpf.h"
 #include "select.bpf.h"
 #include "shared.h"
 #include "switch_ctx.bpf.h"
@@ -428,6 +429,7 @@ static __always_inline void ss_switch(void *ctx, struct ss_cpu *cpu,
 		ss_hist_switch(sw);
 		ss_blame_switch(sw);
 	}
+	ss_preempt_hook(sw);
 	if (ss_trace_switch(ctx, cpu, sw))
 		return;
 

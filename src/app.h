@@ -27,6 +27,7 @@
 #define SS_MAX_FEATURES 24
 
 struct ss_cgroup_cache;
+struct ss_psi_cache;
 
 /* What the features found that the report shows (set before ss_out_init). */
 struct ss_report_info {
@@ -38,6 +39,7 @@ struct ss_report_info {
 	uint64_t counter_na; /* bit i: the PMU lacks counter i: n/a */
 	bool mem_na[3]; /* faults, pgalloc, reclaim columns show n/a */
 	struct ss_cgroup_cache *cg; /* cgroup names; NULL: ids print */
+	struct ss_psi_cache *psi; /* -G: cpu.pressure reads; NULL: no PSI */
 };
 
 struct ss_hist_rec;
@@ -79,6 +81,21 @@ struct ss_offwake_last {
 	size_t nstacks;
 };
 
+struct ss_blame_row;
+struct ss_preempt_row;
+
+/*
+ * The last interval's --blame pairs (feat_blame), for the exporter and
+ * --top: valid until the feature's next interval; n is 0 when off.
+ */
+struct ss_blame_last {
+	const struct ss_blame_row *rows;
+	size_t n;
+	const struct ss_preempt_row *prows; /* preemptions by preemptor */
+	size_t np;
+	const char *noisy; /* --top: the noisy-neighbours pane's text */
+};
+
 struct ss_app {
 	struct ss_opts o;
 	struct ss_kfacts facts; /* the kernel's, found before the plan */
@@ -89,6 +106,7 @@ struct ss_app {
 	struct ss_report_info info;
 	struct ss_hist_last hist;
 	struct ss_offwake_last offwake;
+	struct ss_blame_last blame;
 	struct ss_out out;
 	enum ss_format fmt; /* output format, chosen once from the options */
 	FILE *f; /* report stream (stdout) */

@@ -154,6 +154,7 @@ static void out_init(struct ss_app *app)
 	out->counter_na = in->counter_na;
 	memcpy(out->mem_na, in->mem_na, sizeof(out->mem_na));
 	out->cg = in->cg;
+	out->psi = in->psi;
 	/* the table fits the terminal (--top fits its own screen) */
 	out->max_width = app->fmt == SS_FMT_TABLE && !app->o.top_view
 				 ? ss_table_width(app->f)

@@ -707,12 +707,12 @@ int ss_parse_opts(int argc, char **argv, struct ss_opts *o, FILE *out,
 			   "-q, --metrics-per-process, --max-series and "
 			   "--series-ttl need --listen%s%s",
 			   "", NULL);
-	/* the view draws the interval table only; these print beside it */
-	if (o->top_view &&
-	    (o->trace || o->hist_only || o->blame || o->check || o->quiet))
+	/* the view draws the interval table (and its panes) only; these
+	 * print beside it */
+	if (o->top_view && (o->trace || o->hist_only || o->check || o->quiet))
 		return bad(err,
 			   "--top shows the interval table only: not with "
-			   "--trace, -H, --blame, --check or -q%s%s",
+			   "--trace, -H, --check or -q%s%s",
 			   "", NULL);
 	if ((o->hist & (SS_HIST_OFF_S | SS_HIST_OFF_D | SS_HIST_OFF_IO |
 			SS_HIST_OFF_T | SS_HIST_OFF_R)) &&

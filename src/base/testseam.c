@@ -30,6 +30,7 @@ static const struct {
 	/* the counters' indexes: SS_MAX_EVENTS (model/events.h) is 8 */
 	[SS_SEAM_CTR_OFF] = { "ctr_off", 0, 7 },
 	[SS_SEAM_MISS_ARRIVE] = { "miss_arrive", 2, 1000 },
+	[SS_SEAM_NO_PSI] = { "no_psi", 0, 0 },
 };
 
 static struct ss_seams loaded;

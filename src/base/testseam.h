@@ -38,6 +38,7 @@ enum ss_seam {
 	SS_SEAM_COUNTER_TIMES, /* every counter read with its times */
 	SS_SEAM_CTR_OFF, /* =I: counter I opened disabled (0-7) */
 	SS_SEAM_MISS_ARRIVE, /* =N: every Nth switch-in unseen (2-1000) */
+	SS_SEAM_NO_PSI, /* as a kernel without PSI (feat_psi) */
 	SS_SEAM_COUNT
 };
 

@@ -22,8 +22,11 @@
 #include "output.h"
 
 struct blame_state {
-	struct ss_map_drain map;
+	struct ss_map_drain map, pmap; /* blame, preempt */
 	struct ss_blame_row *rows, *culprits;
+	struct ss_preempt_row *prows;
+	struct ss_blame_row *noisy; /* --top: ss_blame_noisy's rows */
+	char *noisy_text; /* --top: the noisy-neighbours pane's text */
 	bool ready;
 	struct ss_emit e; /* the table, CSV or JSON records */
 };
@@ -93,8 +96,17 @@ static int blame_attach(struct ss_app *app, void *st)
 	bs->map.vals = calloc(n, sizeof(struct ss_blame_val));
 	bs->rows = calloc(n, sizeof(*bs->rows));
 	bs->culprits = calloc(n, sizeof(*bs->culprits));
+	bs->pmap.fd = ss_bpf_map_fd(&app->bpf, "preempt");
+	bs->pmap.key_size = sizeof(struct ss_blame_key);
+	bs->pmap.val_size = sizeof(struct ss_preempt_val);
+	bs->pmap.cap = n;
+	bs->pmap.keys = calloc(n, sizeof(struct ss_blame_key));
+	bs->pmap.vals = calloc(n, sizeof(struct ss_preempt_val));
+	bs->prows = calloc(n, sizeof(*bs->prows));
+	bs->noisy = calloc(n, sizeof(*bs->noisy));
 	if (bs->map.fd < 0 || !bs->map.keys || !bs->map.vals || !bs->rows ||
-	    !bs->culprits) {
+	    !bs->culprits || bs->pmap.fd < 0 || !bs->pmap.keys ||
+	    !bs->pmap.vals || !bs->prows || !bs->noisy) {
 		ss_diag("blame map missing");
 		return 1;
 	}
@@ -125,6 +137,29 @@ static int drain(struct blame_state *bs)
 		r->v.culprit_comm[SS_COMM_LEN - 1] = '\0';
 	}
 	return n;
+}
+
+/* Read and delete the preempt map into bs->prows; the count or -errno */
+static int drain_preempt(struct blame_state *bs)
+{
+	int n = ss_map_drain_rows(&bs->pmap, bs->prows, sizeof(*bs->prows),
+				  offsetof(struct ss_preempt_row, v));
+
+	for (int i = 0; i < n; i++) {
+		bs->prows[i].v.victim_comm[SS_COMM_LEN - 1] = '\0';
+		bs->prows[i].v.culprit_comm[SS_COMM_LEN - 1] = '\0';
+	}
+	return n;
+}
+
+/* a preemption pair as a blame row, for side_of */
+static struct ss_blame_row as_blame(const struct ss_preempt_row *p)
+{
+	struct ss_blame_row r = { .key = p->key };
+
+	memcpy(r.v.victim_comm, p->v.victim_comm, SS_COMM_LEN);
+	memcpy(r.v.culprit_comm, p->v.culprit_comm, SS_COMM_LEN);
+	return r;
 }
 
 /*
@@ -194,6 +229,7 @@ enum {
 	B_DELAY,
 	B_WAIT_PCT,
 	B_VICTIMS,
+	B_COUNT,
 	B_MAX,
 };
 
@@ -215,26 +251,27 @@ enum {
      }
 
 /* Time is not a table column; CSV/JSON records have no %WAIT or VICTIMS. */
-#define BLAME_FIELDS(WHO)                                                 \
-	{                                                                 \
-		[B_TIME] = { .key = "time", .unit = "s", .decimals = 3 }, \
-		BLAME_SIDE(VICTIM, "victim", "VICTIM", WHO),              \
-		BLAME_SIDE(CULPRIT, "culprit", "CULPRIT", WHO),           \
-		[B_DELAY] = { .key = "delay_ns",                          \
-			      .unit = "ns",                               \
-			      .head = "DELAY(ms)",                        \
-			      .width = 10,                                \
-			      .style = SS_TS_DIV,                         \
-			      .table_div = 1e6,                           \
-			      .table_decimals = 3 },                      \
-		[B_WAIT_PCT] = { .key = "wait_pct",                       \
-				 .unit = "%",                             \
-				 .head = "%WAIT",                         \
-				 .width = 6,                              \
-				 .table_decimals = 1 },                   \
-		[B_VICTIMS] = { .key = "victims",                         \
-				.head = "VICTIMS",                        \
-				.width = 7 },                             \
+#define BLAME_FIELDS(WHO)                                                    \
+	{                                                                    \
+		[B_TIME] = { .key = "time", .unit = "s", .decimals = 3 },    \
+		BLAME_SIDE(VICTIM, "victim", "VICTIM", WHO),                 \
+		BLAME_SIDE(CULPRIT, "culprit", "CULPRIT", WHO),              \
+		[B_DELAY] = { .key = "delay_ns",                             \
+			      .unit = "ns",                                  \
+			      .head = "DELAY(ms)",                           \
+			      .width = 10,                                   \
+			      .style = SS_TS_DIV,                            \
+			      .table_div = 1e6,                              \
+			      .table_decimals = 3 },                         \
+		[B_WAIT_PCT] = { .key = "wait_pct",                          \
+				 .unit = "%",                                \
+				 .head = "%WAIT",                            \
+				 .width = 6,                                 \
+				 .table_decimals = 1 },                      \
+		[B_VICTIMS] = { .key = "victims",                            \
+				.head = "VICTIMS",                           \
+				.width = 7 },                                \
+		[B_COUNT] = { .key = "count", .head = "COUNT", .width = 7 }, \
 	}
 
 static const struct ss_field blame_fields_by[2][B_MAX] = {
@@ -269,11 +306,47 @@ static void emit_head_side(struct ss_emit *e, const struct ss_field *f,
 }
 
 /*
+ * The table's last list: each victim's involuntary switches by the task
+ * switched in (at most -n rows); the culprit columns headed PREEMPTOR.
+ */
+static void print_preempt(struct ss_app *app, struct blame_state *bs, size_t np)
+{
+	const struct ss_field *f = blame_fields_by[app->o.per_thread];
+	struct ss_field pf[3] = { f[B_CULPRIT_PID], f[B_CULPRIT_COMM],
+				  f[B_CULPRIT_CGROUP] };
+	bool cg = app->o.per_cgroup;
+	size_t top = app->o.top;
+	struct ss_emit *e = &bs->e;
+
+	pf[1].head = pf[2].head = "PREEMPTOR";
+	ss_emit_raw(e, "\nPreemptions by preemptor (the task switched in "
+		       "when the victim was preempted):\n");
+	if (ss_emit_begin_header(e)) {
+		emit_head_side(e, &f[B_VICTIM_PID], cg);
+		emit_head_side(e, pf, cg);
+		ss_emit_head(e, &f[B_COUNT]);
+		ss_emit_end(e);
+	}
+	for (size_t i = 0; i < np && (!top || i < top); i++) {
+		struct ss_blame_row r = as_blame(&bs->prows[i]);
+		struct side v, c;
+
+		side_of(app, false, &r, &v);
+		side_of(app, true, &r, &c);
+		ss_emit_begin(e, NULL);
+		emit_side(e, &f[B_VICTIM_PID], &v, cg);
+		emit_side(e, pf, &c, cg);
+		ss_emit_u64(e, &f[B_COUNT], bs->prows[i].v.count);
+		ss_emit_end(e);
+	}
+}
+
+/*
  * The table: each victim/culprit pair with its share of the victim's
  * wait, then the delay each culprit inflicted (at most -n rows each).
  */
 static void print_table(struct ss_app *app, struct blame_state *bs, size_t n,
-			size_t nc)
+			size_t nc, size_t np)
 {
 	const struct ss_field *f = blame_fields_by[app->o.per_thread];
 	bool cg = app->o.per_cgroup;
@@ -319,6 +392,7 @@ static void print_table(struct ss_app *app, struct blame_state *bs, size_t n,
 		ss_emit_u64(e, &f[B_VICTIMS], bs->culprits[i].victims);
 		ss_emit_end(e);
 	}
+	print_preempt(app, bs, np);
 	ss_emit_flush(e);
 }
 
@@ -357,10 +431,107 @@ static void emit_records(struct ss_app *app, struct blame_state *bs, size_t n)
 	}
 }
 
+/*
+ * One record (type "preempt") per victim/preemptor pair (culprit_*: the
+ * preemptor); CSV: its own block after the blame records.
+ */
+static void emit_preempt_records(struct ss_app *app, struct blame_state *bs,
+				 size_t np)
+{
+	const struct ss_field *f = blame_fields_by[0];
+	bool cg = app->o.per_cgroup;
+	double t = (double)app->iv.end_realtime_ns / 1e9;
+	struct ss_emit *e = &bs->e;
+
+	ss_emit_reset_header(e);
+	if (ss_emit_begin_header(e)) {
+		ss_emit_raw(e, "\n");
+		ss_emit_head(e, &f[B_TIME]);
+		emit_head_side(e, &f[B_VICTIM_PID], cg);
+		emit_head_side(e, &f[B_CULPRIT_PID], cg);
+		ss_emit_head(e, &f[B_COUNT]);
+		ss_emit_end(e);
+	}
+	for (size_t i = 0; i < np; i++) {
+		struct ss_blame_row r = as_blame(&bs->prows[i]);
+		struct side v, c;
+
+		side_of(app, false, &r, &v);
+		side_of(app, true, &r, &c);
+		ss_emit_begin(e, "preempt");
+		ss_emit_double(e, &f[B_TIME], t);
+		emit_side(e, &f[B_VICTIM_PID], &v, cg);
+		emit_side(e, &f[B_CULPRIT_PID], &c, cg);
+		ss_emit_u64(e, &f[B_COUNT], bs->prows[i].v.count);
+		ss_emit_end(e);
+	}
+}
+
+static bool same_victim(const struct ss_blame_key *a,
+			const struct ss_blame_key *b)
+{
+	return a->victim_cgroup == b->victim_cgroup &&
+	       a->victim_tgid == b->victim_tgid &&
+	       a->victim_tid == b->victim_tid;
+}
+
+#define NOISY_CULPRITS 3 /* culprits per victim in the pane */
+
+/* a pane's name of side s: "pid comm", or a cgroup's short container id
+ * (as the -G table's CGROUP column) or path */
+static const char *pane_name(const struct side *s, char *buf, size_t len)
+{
+	if (s->task)
+		snprintf(buf, len, "%u %s", s->pid, s->name);
+	else if (ss_container_id_from_path(s->name, buf, len) != 1)
+		snprintf(buf, len, "%s", s->name);
+	return buf;
+}
+
+/*
+ * --top's noisy-neighbours pane: one line per victim, the worst first by
+ * the delay other tasks (cgroups with -G) caused it, with its top
+ * NOISY_CULPRITS culprits and their delay (ms); into bs->noisy_text.
+ */
+static void noisy_text(struct ss_app *app, struct blame_state *bs, size_t n)
+{
+	size_t m = ss_blame_noisy(bs->rows, n, bs->noisy), len = 0;
+	FILE *f;
+
+	free(bs->noisy_text);
+	bs->noisy_text = NULL;
+	f = open_memstream(&bs->noisy_text, &len);
+	if (!f)
+		return;
+	fprintf(f, "%-32s %13s  %s\n", "VICTIM", "BY OTHERS(ms)",
+		"TOP CULPRITS (ms)");
+	for (size_t i = 0, k = 0; i < m; i++, k++) {
+		const struct ss_blame_row *r = &bs->noisy[i];
+		char who[96];
+		struct side s;
+
+		if (i && !same_victim(&r->key, &bs->noisy[i - 1].key))
+			k = 0;
+		if (k == 0) {
+			side_of(app, false, r, &s);
+			fprintf(f, "%s%-32s %13.3f ", i ? "\n" : "",
+				pane_name(&s, who, sizeof(who)),
+				r->victim_total_ns / 1e6);
+		}
+		if (k >= NOISY_CULPRITS)
+			continue;
+		side_of(app, true, r, &s);
+		fprintf(f, "%s %s %.3f", k ? "," : "",
+			pane_name(&s, who, sizeof(who)), r->v.delay_ns / 1e6);
+	}
+	fprintf(f, m ? "\n" : "(no victim delayed by another)\n");
+	fclose(f);
+}
+
 static int blame_interval(struct ss_app *app, void *st)
 {
 	struct blame_state *bs = st;
-	int n;
+	int n, np;
 	size_t nc;
 
 	if (!app->o.blame || !bs->ready)
@@ -370,12 +541,29 @@ static int blame_interval(struct ss_app *app, void *st)
 		ss_diag("reading the blame map: %s", strerror(-n));
 		return 0;
 	}
+	np = drain_preempt(bs);
+	if (np < 0) {
+		ss_diag("reading the preempt map: %s", strerror(-np));
+		np = 0;
+	}
 	ss_blame_finish(bs->rows, n);
-	if (app->fmt == SS_FMT_TABLE) {
+	ss_preempt_sort(bs->prows, np);
+	app->blame.rows = bs->rows;
+	app->blame.n = n;
+	app->blame.prows = bs->prows;
+	app->blame.np = np;
+	if (app->o.top_view) {
+		noisy_text(app, bs, n);
+		app->blame.noisy = bs->noisy_text;
+	}
+	if (app->fmt == SS_FMT_TABLE && app->o.top_view) {
+		/* the view's b pane shows them (app->blame.noisy) */
+	} else if (app->fmt == SS_FMT_TABLE) {
 		nc = ss_blame_by_culprit(bs->rows, n, bs->culprits);
-		print_table(app, bs, n, nc);
+		print_table(app, bs, n, nc, np);
 	} else {
 		emit_records(app, bs, n);
+		emit_preempt_records(app, bs, np);
 	}
 	fflush(app->f);
 	return 0;
@@ -385,8 +573,10 @@ static int blame_reset(struct ss_app *app, void *st)
 {
 	struct blame_state *bs = st;
 
-	if (app->o.blame && bs->ready)
+	if (app->o.blame && bs->ready) {
 		drain(bs);
+		drain_preempt(bs);
+	}
 	return 0;
 }
 
@@ -394,6 +584,12 @@ static void blame_close(struct ss_app *app, void *st)
 {
 	struct blame_state *bs = st;
 
+	memset(&app->blame, 0, sizeof(app->blame));
+	free(bs->pmap.keys);
+	free(bs->pmap.vals);
+	free(bs->prows);
+	free(bs->noisy);
+	free(bs->noisy_text);
 	free(bs->map.keys);
 	free(bs->map.vals);
 	free(bs->rows);

@@ -32,6 +32,7 @@
 
 #include <bcc/libbpf.h>
 
+#include "blame.h"
 #include "cgroup.h"
 #include "histmap.h"
 #include "feat_prom.h"
@@ -41,6 +42,7 @@
 #include "prom_hist.h"
 #include "prom_pairs.h"
 #include "prom_series.h"
+#include "psi.h"
 #include "wakers.h"
 
 #define NLAB_MAX 9 /* pid, comm, cgroup, container_id + a family's own */
@@ -63,6 +65,8 @@ struct prom_state {
 	struct ss_hist_store hist; /* cumulative slots per cgroup */
 	struct ss_pair_store wakers; /* --wakers: per (row, waker) */
 	struct ss_pair_store stacks; /* --stacks: per (row, stack) */
+	/* --blame -G: per (victim cgroup, culprit): delay, preemptions */
+	struct ss_pair_store blame;
 	bool hist_ms;
 	uint64_t scaled; /* bit i: counter i was scaled in the last interval */
 	uint64_t render_ns; /* time the previous snapshot took to build */
@@ -329,13 +333,15 @@ static void render_self(struct ss_prom *p, const struct prom_state *pr,
 		  NULL,
 		  ss_prom_u64(v, pr->st.overflow_rows + pr->hist.overflow +
 					 pr->wakers.overflow +
-					 pr->stacks.overflow));
+					 pr->stacks.overflow +
+					 pr->blame.overflow));
 	one_value(p, "switchstat_series_expired", SS_PROM_COUNTER,
 		  "Series dropped --series-ttl seconds after their process or "
 		  "cgroup was gone.",
 		  NULL,
 		  ss_prom_u64(v, pr->st.expired + pr->wakers.expired +
-					 pr->stacks.expired));
+					 pr->stacks.expired +
+					 pr->blame.expired));
 	one_value(p, "switchstat_series", SS_PROM_GAUGE,
 		  "Label sets exported now, `other` included.", NULL,
 		  ss_prom_u64(v, nseries(pr)));
@@ -522,6 +528,115 @@ static void render_stacks(struct ss_prom *p, const struct prom_state *pr)
 	}
 }
 
+/* a cgroup's label values: its path (else its id) and container id */
+static void cgroup_labels(const struct prom_state *pr, uint64_t id, char *num,
+			  size_t numlen, const char **path, char *container,
+			  size_t clen)
+{
+	*path = id && pr->cg ? ss_cgroup_path(pr->cg, id) : NULL;
+	if (!*path) {
+		snprintf(num, numlen, "%llu", (unsigned long long)id);
+		*path = num;
+	}
+	if (ss_container_id_from_path(*path, container, clen) != 1)
+		container[0] = '\0';
+}
+
+/*
+ * The --blame -G families: each victim cgroup's run-queue delay (v[0]) and
+ * preemptions (v[1]) by culprit cgroup; a pair's extra label is the
+ * culprit's cgroup id, or "(idle)" / "(unknown)" as in the table.
+ */
+static void render_blame(struct ss_prom *p, const struct prom_state *pr)
+{
+	static const char *const name[SS_PAIR_VALS] = {
+		"switchstat_runq_delay_seconds", "switchstat_preemptions"
+	};
+	static const char *const help[SS_PAIR_VALS] = {
+		"Run-queue delay of the victim cgroup while the culprit's "
+		"tasks ran on its CPU (--blame -G; culprit (idle): the CPU "
+		"was idle, (unknown): not seen).",
+		"Involuntary switches of the victim cgroup's tasks by the "
+		"culprit cgroup of the task that took the CPU (--blame -G)."
+	};
+	const struct ss_pair_store *st = &pr->blame;
+
+	for (int v = 0; v < SS_PAIR_VALS; v++) {
+		ss_prom_family(p, name[v], SS_PROM_COUNTER, help[v],
+			       v ? NULL : "seconds");
+		for (size_t i = 0; i <= st->n; i++) {
+			const struct ss_pair *q =
+				i < st->n ? &st->p[i] : &st->other;
+			struct ss_prom_label l[4];
+			char val[SS_PROM_VAL_LEN], vn[24], cn[24];
+			char vc[SS_CONTAINER_SHORT_ID_LEN + 1];
+			char cc[SS_CONTAINER_SHORT_ID_LEN + 1];
+			const char *vp, *cp, *x;
+
+			if (i == st->n && !st->have_other)
+				continue;
+			if (v && !q->v[1] && !q->key.other)
+				continue; /* never preempted: no series */
+			if (q->key.other) {
+				vp = cp = "other";
+				snprintf(vc, sizeof(vc), "other");
+				snprintf(cc, sizeof(cc), "other");
+			} else {
+				cgroup_labels(pr, q->key.cgroup_id, vn,
+					      sizeof(vn), &vp, vc, sizeof(vc));
+				x = ss_pair_extra(q, 0);
+				if (x[0] == '(') {
+					cp = x;
+					cc[0] = '\0';
+				} else {
+					cgroup_labels(pr, strtoull(x, NULL, 10),
+						      cn, sizeof(cn), &cp, cc,
+						      sizeof(cc));
+				}
+			}
+			l[0] = (struct ss_prom_label){ "cgroup", vp };
+			l[1] = (struct ss_prom_label){ "container_id", vc };
+			l[2] = (struct ss_prom_label){ "culprit_cgroup", cp };
+			l[3] = (struct ss_prom_label){ "culprit_container_id",
+						       cc };
+			ss_prom_sample(p, l, 4,
+				       v ? ss_prom_u64(val, q->v[1])
+					 : ss_prom_ns_seconds(val, q->v[0]));
+		}
+	}
+}
+
+/*
+ * -G: each cgroup series' CPU pressure of the last interval (read for the
+ * table's CPU-PSI% column), as a ratio.
+ */
+static void render_psi(struct ss_prom *p, const struct prom_state *pr,
+		       const struct ss_app *app)
+{
+	char v[SS_PROM_VAL_LEN];
+
+	ss_prom_family(p, "switchstat_cpu_pressure_ratio", SS_PROM_GAUGE,
+		       "Share of the last interval in which some task of the "
+		       "cgroup waited for a CPU (-G; cpu.pressure some, PSI).",
+		       NULL);
+	for (size_t i = 0; i < pr->st.n; i++) {
+		const struct ss_series *s = &pr->st.s[i];
+		const struct ss_psi_ent *e = ss_psi_interval(
+			app->info.psi, pr->cg ? pr->cg->mount : "",
+			pr->cg ? ss_cgroup_path(pr->cg, s->key.cgroup_id)
+			       : NULL,
+			s->key.cgroup_id, pr->collect_realtime_ns);
+		struct ss_prom_label l[NLAB_MAX];
+		size_t n;
+
+		if (!e || !e->have_pct)
+			continue;
+		n = series_labels(pr, i, l, NULL, NULL);
+		snprintf(v, sizeof(v), "%.6f", e->pct / 100.0);
+		ss_prom_sample(p, l, n, v);
+	}
+}
+
 static void render(const struct prom_state *pr, const struct ss_app *app,
 		   FILE *f, enum ss_prom_format fmt)
 {
@@ -619,6 +734,10 @@ static void render(const struct prom_state *pr, const struct ss_app *app,
 		render_wakers(&p, pr);
 	if (o->stacks)
 		render_stacks(&p, pr);
+	if (o->blame && o->per_cgroup)
+		render_blame(&p, pr);
+	if (app->info.psi)
+		render_psi(&p, pr, app);
 	for (int k = 0; k < SS_HK_MAX; k++) {
 		static const unsigned int bit[SS_HK_MAX] = {
 			[SS_HK_ONCPU] = SS_HIST_ONCPU,
@@ -718,12 +837,16 @@ static int prom_start(struct ss_app *app, void *st)
 	pr->st.alive = series_alive;
 	pr->st.alive_ctx = pr;
 	if (ss_pair_init(&pr->wakers, pr->st.max_series, pr->st.ttl_ns) ||
-	    ss_pair_init(&pr->stacks, pr->st.max_series, pr->st.ttl_ns)) {
+	    ss_pair_init(&pr->stacks, pr->st.max_series, pr->st.ttl_ns) ||
+	    ss_pair_init(&pr->blame, pr->st.max_series, pr->st.ttl_ns)) {
 		fprintf(stderr, "switchstat: --listen: out of memory\n");
 		return 1;
 	}
-	pr->wakers.alive = pr->stacks.alive = series_alive;
-	pr->wakers.alive_ctx = pr->stacks.alive_ctx = pr;
+	pr->wakers.alive = pr->stacks.alive = pr->blame.alive = series_alive;
+	pr->wakers.alive_ctx = pr->stacks.alive_ctx = pr->blame.alive_ctx = pr;
+	if (o->blame && !o->per_cgroup)
+		ss_diag("--listen: the run-queue delay and preemption series "
+			"are by cgroup: they need -G");
 	ss_hist_store_init(&pr->hist, pr->st.max_series, pr->st.ttl_ns);
 	pr->hist.alive = hist_alive;
 	pr->hist.alive_ctx = pr;
@@ -818,6 +941,43 @@ static void add_offwake(struct prom_state *pr, struct ss_offwake_last *ow,
 	ow->nstacks = 0;
 }
 
+/*
+ * The interval's --blame -G pairs into their series: the victim cgroup's
+ * key, the culprit's cgroup id (or its label) as the extra label value.
+ */
+static void add_blame(struct prom_state *pr, const struct ss_blame_last *b,
+		      uint64_t now)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		const struct ss_blame_row *r = &b->rows[i];
+		const char *label = ss_blame_culprit_label(&r->key);
+		struct ss_series_key k = { .cgroup_id = r->key.victim_cgroup };
+		uint64_t v[SS_PAIR_VALS] = { r->v.delay_ns, 0 };
+		char extra[32];
+		int len;
+
+		len = label ? snprintf(extra, sizeof(extra), "%s", label)
+			    : snprintf(extra, sizeof(extra), "%llu",
+				       (unsigned long long)
+					       r->key.culprit_cgroup);
+		ss_pair_add(&pr->blame, &k, extra, (size_t)len + 1, v, now);
+	}
+	for (size_t i = 0; i < b->np; i++) {
+		const struct ss_preempt_row *r = &b->prows[i];
+		const char *label = ss_blame_culprit_label(&r->key);
+		struct ss_series_key k = { .cgroup_id = r->key.victim_cgroup };
+		uint64_t v[SS_PAIR_VALS] = { 0, r->v.count };
+		char extra[32];
+		int len;
+
+		len = label ? snprintf(extra, sizeof(extra), "%s", label)
+			    : snprintf(extra, sizeof(extra), "%llu",
+				       (unsigned long long)
+					       r->key.culprit_cgroup);
+		ss_pair_add(&pr->blame, &k, extra, (size_t)len + 1, v, now);
+	}
+}
+
 /* Each interval, after the table: add its rows, publish a snapshot. */
 static int prom_interval(struct ss_app *app, void *st)
 {
@@ -844,10 +1004,13 @@ static int prom_interval(struct ss_app *app, void *st)
 					  (const uint64_t *)recs[r].val.slots,
 					  now);
 	add_offwake(pr, &app->offwake, now);
+	if (app->o.blame && app->o.per_cgroup)
+		add_blame(pr, &app->blame, now);
 	ss_series_expire(&pr->st, now);
 	ss_hist_store_expire(&pr->hist, now);
 	ss_pair_expire(&pr->wakers, now);
 	ss_pair_expire(&pr->stacks, now);
+	ss_pair_expire(&pr->blame, now);
 	pr->collect_realtime_ns = iv->end_realtime_ns;
 	publish(pr, app);
 	return 0;
@@ -863,6 +1026,7 @@ static void prom_close(struct ss_app *app, void *st)
 	ss_hist_store_free(&pr->hist);
 	ss_pair_free(&pr->wakers);
 	ss_pair_free(&pr->stacks);
+	ss_pair_free(&pr->blame);
 	free(pr->labs);
 	pr->labs = NULL;
 	pr->labs_cap = 0;

@@ -130,6 +130,12 @@ static int top_run(struct ss_app *app, void *st)
 				ret = 1;
 				break;
 			}
+			if (app->o.blame &&
+			    ss_top_set_noisy(t, app->blame.noisy)) {
+				ss_diag("out of memory");
+				ret = 1;
+				break;
+			}
 			ss_top_draw(t);
 			if (wake >= end)
 				break;

@@ -15,6 +15,7 @@
 #include "feat_offcpu.h"
 #include "feat_path.h"
 #include "feat_prom.h"
+#include "feat_psi.h"
 #include "feat_top.h"
 #include "feat_trace.h"
 #include "feat_stacks.h"
@@ -43,6 +44,7 @@ static const struct ss_feature *const ss_features[] = {
 	&ss_feat_checkpoints, /* interval checkpoints */
 	&ss_feat_cgfilter, /* --cgroup */
 	&ss_feat_mem, /* cgroup names, -M */
+	&ss_feat_psi, /* -G: cpu.pressure (PSI) */
 	&ss_feat_blame, /* --blame */
 	&ss_feat_offcpu, /* --offcpu */
 	&ss_feat_wakers, /* --wakers */

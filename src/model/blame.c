@@ -2,6 +2,7 @@
 /* blame.c - run-queue blame rows: totals, order, per-culprit view. */
 #include "blame.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,4 +125,67 @@ const char *ss_blame_culprit_label(const struct ss_blame_key *k)
 	default:
 		return NULL;
 	}
+}
+
+static int by_count(const void *pa, const void *pb)
+{
+	const struct ss_preempt_row *a = pa, *b = pb;
+	int c = cmp_u64(b->v.count, a->v.count);
+
+	if (!c)
+		c = cmp_victim(&a->key, &b->key);
+	return c ? c : cmp_culprit(&a->key, &b->key);
+}
+
+/* ss_preempt_sort - see blame.h */
+void ss_preempt_sort(struct ss_preempt_row *rows, size_t n)
+{
+	if (n > 1)
+		qsort(rows, n, sizeof(*rows), by_count);
+}
+
+/* the culprit is another task or cgroup than the victim */
+static bool other_culprit(const struct ss_blame_key *k)
+{
+	if (k->culprit_kind != SS_BLAME_TASK)
+		return false;
+	return k->culprit_cgroup != k->victim_cgroup ||
+	       k->culprit_tgid != k->victim_tgid ||
+	       k->culprit_tid != k->victim_tid;
+}
+
+static int by_noisy(const void *pa, const void *pb)
+{
+	const struct ss_blame_row *a = pa, *b = pb;
+	int c = cmp_u64(b->victim_total_ns, a->victim_total_ns);
+
+	if (!c)
+		c = cmp_victim(&a->key, &b->key);
+	if (!c)
+		c = cmp_u64(b->v.delay_ns, a->v.delay_ns);
+	return c ? c : cmp_culprit(&a->key, &b->key);
+}
+
+/* ss_blame_noisy - see blame.h */
+size_t ss_blame_noisy(const struct ss_blame_row *rows, size_t n,
+		      struct ss_blame_row *out)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (other_culprit(&rows[i].key))
+			out[m++] = rows[i];
+	if (!m)
+		return 0;
+	qsort(out, m, sizeof(*out), by_victim);
+	for (size_t i = 0, j; i < m; i = j) {
+		uint64_t sum = 0;
+
+		for (j = i; j < m && !cmp_victim(&out[i].key, &out[j].key); j++)
+			sum += out[j].v.delay_ns;
+		for (size_t k = i; k < j; k++)
+			out[k].victim_total_ns = sum;
+	}
+	qsort(out, m, sizeof(*out), by_noisy);
+	return m;
 }

@@ -13,6 +13,7 @@
 
 #include "probes/shared.h"
 #include "probes/blame_shared.h"
+#include "probes/preempt_shared.h"
 
 /* One victim/culprit pair of an interval. */
 struct ss_blame_row {
@@ -47,6 +48,29 @@ size_t ss_blame_by_culprit(const struct ss_blame_row *rows, size_t n,
  * 0 when the total is 0.
  */
 double ss_blame_pct(const struct ss_blame_row *r);
+
+/*
+ * ss_blame_noisy - the noisy-neighbours view: the rows whose culprit is
+ * another task or cgroup (not the victim itself, (idle) or (unknown))
+ * copied into @out (at least @n rows), victim_total_ns set to what all
+ * others caused the victim; ordered by that descending, then victim, then
+ * delay descending, so each victim's culprits follow it, the worst first.
+ * Returns the number of rows in @out.
+ */
+size_t ss_blame_noisy(const struct ss_blame_row *rows, size_t n,
+		      struct ss_blame_row *out);
+
+/* One (victim, preemptor) pair of an interval: the preempt map's entry. */
+struct ss_preempt_row {
+	struct ss_blame_key key; /* culprit_*: the preemptor */
+	struct ss_preempt_val v;
+};
+
+/*
+ * ss_preempt_sort - order by count descending (ties: victim, then
+ * preemptor ascending, as ss_blame_finish).
+ */
+void ss_preempt_sort(struct ss_preempt_row *rows, size_t n);
 
 /* ss_blame_culprit_label - "(idle)" or "(unknown)"; NULL for a task. */
 const char *ss_blame_culprit_label(const struct ss_blame_key *k);

@@ -14,11 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cgroup.h"
 #include "colfit.h"
 #include "events.h"
 #include "format.h"
+#include "psi.h"
 
 /* ---- getters ---------------------------------------------------------- */
 
@@ -100,6 +102,26 @@ static void get_cgroup(const struct ss_out *out, const struct ss_col *col,
 	}
 	c->kind = SS_VAL_STR;
 	c->s = name;
+}
+
+/*
+ * -G: the cgroup's CPU pressure (psi.h) over the time since its last read,
+ * read once per interval; null on its first interval or when unreadable.
+ */
+static void get_cpu_pressure(const struct ss_out *out, const struct ss_col *col,
+			     const struct ss_interval *iv,
+			     const struct ss_row *r, struct ss_value *c)
+{
+	struct ss_psi_ent *e = ss_psi_interval(
+		out->psi, out->cg ? out->cg->mount : "",
+		out->cg ? ss_cgroup_path(out->cg, r->v.cgroup_id) : NULL,
+		r->v.cgroup_id, iv->end_realtime_ns);
+
+	c->kind = SS_VAL_NULL;
+	if (e && e->have_pct) {
+		c->kind = SS_VAL_DBL;
+		c->d = e->pct;
+	}
 }
 
 #define GET_U64(fn, expr)                                                    \
@@ -501,6 +523,13 @@ void ss_out_init(struct ss_out *out)
 	c->fd.unit = "percent";
 	c->drop = DROP_PCT;
 	set_decimals(c, 1);
+	if (o->per_cgroup && out->psi) {
+		c = add_col(out, "CPU-PSI%", "cpu_pressure_pct", 8, true,
+			    get_cpu_pressure);
+		c->fd.unit = "percent";
+		c->drop = DROP_OTHER;
+		set_decimals(c, 1);
+	}
 
 	if (o->offcpu) { /* what was asked for: kept; the total is a sum */
 		int first = out->ncols;

@@ -17,6 +17,7 @@
 #include "rows.h"
 
 struct ss_cgroup_cache;
+struct ss_psi_cache;
 
 #define SS_MAX_COLS 48
 
@@ -46,6 +47,7 @@ struct ss_out {
 	uint64_t counter_na; /* bit i: counter i not opened: as counters_na */
 	bool mem_na[3]; /* faults, pgalloc, reclaim */
 	struct ss_cgroup_cache *cg; /* for cgroup names; may be NULL */
+	struct ss_psi_cache *psi; /* -G: CPU-PSI% column; NULL: none */
 	/*
 	 * table: fit the line in this many characters (ss_table_width), 0:
 	 * no limit.  ss_out_init abbreviates and drops columns for it and

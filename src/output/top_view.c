@@ -34,6 +34,8 @@ const char ss_top_help_text[] =
 	"  c         counter columns on/off\n"
 	"  Up Down   select a row (PgUp PgDn Home End)\n"
 	"  r         histogram pane of the selected row (--hist runq -P)\n"
+	"  b         noisy-neighbours pane: victims by the delay others\n"
+	"            caused them, with their top culprits (--blame)\n"
 	"  /         filter: a pid or tid, or text in comm; empty: all\n"
 	"  space     pause / resume the display (collection goes on)\n"
 	"  + -       interval x2 / /2 (not below -i: its checkpoints)\n"
@@ -270,6 +272,8 @@ void ss_top_close(struct ss_top *t)
 	ss_rows_free(&t->snap);
 	ss_rows_free(&t->shown);
 	free(t->hist);
+	free(t->noisy);
+	t->noisy = NULL;
 	t->hist = NULL;
 	t->hist_n = t->hist_cap = 0;
 	free(t->lines);
@@ -390,6 +394,21 @@ int ss_top_update(struct ss_top *t, const struct ss_interval *iv,
 	t->hist_fmt.per = hist_per;
 	t->hist_fmt.ms = ms;
 	return derive(t);
+}
+
+/* ss_top_set_noisy - see top_view.h */
+int ss_top_set_noisy(struct ss_top *t, const char *text)
+{
+	char *copy;
+
+	if (t->paused && t->noisy)
+		return 0;
+	copy = strdup(text ? text : "");
+	if (!copy)
+		return -ENOMEM;
+	free(t->noisy);
+	t->noisy = copy;
+	return 0;
 }
 
 /* x offset and width of the table column keyed @key, -1: not shown */
@@ -631,6 +650,24 @@ static void draw_hist_pane(struct ss_top *t, int y0, int h)
 	free(text);
 }
 
+/* the pane under the table: noisy neighbours (--blame), @h lines */
+static void draw_noisy_pane(struct ss_top *t, int y0, int h)
+{
+	const char *p = t->noisy;
+	int y = y0 + 1;
+
+	mvhline(y0, 0, ACS_HLINE, COLS);
+	mvprintw(y0, 2, " noisy neighbours: delay others caused ");
+	while (p && *p && y < y0 + h) {
+		const char *e = strchrnul(p, '\n');
+
+		if (e > p)
+			mvaddnstr(y++, 0, p,
+				  (int)(e - p) < COLS ? (int)(e - p) : COLS);
+		p = *e ? e + 1 : e;
+	}
+}
+
 /* ss_top_draw - see top_view.h */
 void ss_top_draw(struct ss_top *t)
 {
@@ -648,7 +685,7 @@ void ss_top_draw(struct ss_top *t)
 	cut = fitting_width(t, COLS);
 	end = LINES;
 	/* the pane: under the rows, at most half the table's room */
-	if (t->hist_pane && LINES - head > 6) {
+	if ((t->hist_pane || t->noisy_pane) && LINES - head > 6) {
 		int half = (LINES - head - 1) / 2;
 
 		end = head + 1 +
@@ -687,7 +724,9 @@ void ss_top_draw(struct ss_top *t)
 		if (i == t->sel)
 			attroff(A_BOLD);
 	}
-	if (end < LINES)
+	if (end < LINES && t->noisy_pane)
+		draw_noisy_pane(t, end, LINES - end);
+	else if (end < LINES)
 		draw_hist_pane(t, end, LINES - end);
 	refresh();
 }
@@ -792,6 +831,15 @@ static bool apply_key(struct ss_top *t, int ch, enum ss_top_action *act)
 		return true;
 	case 'r':
 		t->hist_pane = !t->hist_pane;
+		t->noisy_pane = false;
+		return false;
+	case 'b':
+		if (!t->noisy) {
+			set_note(t, "noisy neighbours: start with --blame");
+			return false;
+		}
+		t->noisy_pane = !t->noisy_pane;
+		t->hist_pane = false;
 		return false;
 	case KEY_UP:
 	case 'k':

@@ -62,6 +62,8 @@ struct ss_top {
 	size_t hist_n, hist_cap;
 	struct ss_hist_fmt hist_fmt; /* per, ms as feat_hist prints them */
 	bool hist_on; /* the run has --hist */
+	bool noisy_pane; /* b: noisy neighbours (--blame) */
+	char *noisy; /* its text, from ss_top_set_noisy; NULL: no --blame */
 	char msg[96]; /* one-line note (e.g. "threads need -L") */
 	/* ncurses */
 	void *screen; /* SCREEN * */
@@ -104,6 +106,13 @@ void ss_top_close(struct ss_top *t);
 int ss_top_update(struct ss_top *t, const struct ss_interval *iv,
 		  const struct ss_hist_rec *hist, size_t nhist, bool ms,
 		  int hist_per);
+
+/*
+ * ss_top_set_noisy - the noisy-neighbours pane's text of the interval just
+ * collected (--blame: lines, the first a header), shown by the b key.
+ * Copied unless paused.  0 or -ENOMEM.
+ */
+int ss_top_set_noisy(struct ss_top *t, const char *text);
 
 /* ss_top_draw - (re)draw the screen for its current size. */
 void ss_top_draw(struct ss_top *t);

@@ -750,10 +750,10 @@ Test(opts, error_exclusive_combinations)
 		   "--check, --csv, --json, --top, -T or --self-stats");
 	expect_msg(ARGS("--top", "--trace"),
 		   "--top shows the interval table only: not with --trace, "
-		   "-H, --blame, --check or -q");
+		   "-H, --check or -q");
 	expect_msg(ARGS("--hist=runq", "-H", "--top"),
 		   "--top shows the interval table only: not with --trace, "
-		   "-H, --blame, --check or -q");
+		   "-H, --check or -q");
 }
 
 Test(opts, top_view_flag)

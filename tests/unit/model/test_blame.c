@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_blame.c - run-queue blame rows: totals, order, per-culprit view. */
 #include <criterion/criterion.h>
+#include <string.h>
 
 #include "blame.h"
 
@@ -105,4 +106,50 @@ Test(blame, labels)
 	cr_assert_str_eq(ss_blame_culprit_label(&k), "(unknown)");
 	k.culprit_kind = SS_BLAME_TASK;
 	cr_assert_null(ss_blame_culprit_label(&k));
+}
+
+Test(blame, preemptions_by_count_then_victim_then_preemptor)
+{
+	struct ss_preempt_row r[4];
+
+	memset(r, 0, sizeof(r));
+
+	r[0].key.victim_tgid = 2, r[0].v.count = 5;
+	r[1].key.victim_tgid = 1, r[1].v.count = 5;
+	r[1].key.culprit_tgid = 9;
+	r[2].key.victim_tgid = 1, r[2].v.count = 5;
+	r[2].key.culprit_tgid = 3;
+	r[3].key.victim_tgid = 3, r[3].v.count = 7;
+	ss_preempt_sort(r, 4);
+	cr_assert_eq(r[0].v.count, 7);
+	cr_assert_eq(r[1].key.victim_tgid, 1);
+	cr_assert_eq(r[1].key.culprit_tgid, 3);
+	cr_assert_eq(r[2].key.culprit_tgid, 9);
+	cr_assert_eq(r[3].key.victim_tgid, 2);
+}
+
+Test(blame, noisy_view_others_only_worst_victim_first)
+{
+	struct ss_blame_row r[] = {
+		row(10, 10, SS_BLAME_TASK, 900), /* itself: left out */
+		row(10, 20, SS_BLAME_TASK, 100),
+		row(11, 20, SS_BLAME_TASK, 300),
+		row(10, 21, SS_BLAME_TASK, 50),
+		row(11, 0, SS_BLAME_IDLE, 999), /* not a neighbour */
+		row(11, 0, SS_BLAME_UNKNOWN, 999),
+		row(10, 22, SS_BLAME_TASK, 200),
+	};
+	struct ss_blame_row out[7];
+	size_t m = ss_blame_noisy(r, 7, out);
+
+	cr_assert_eq(m, 4);
+	/* victim 10: 350 by others, above victim 11's 300 */
+	cr_assert_eq(out[0].key.victim_tgid, 10);
+	cr_assert_eq(out[0].victim_total_ns, 350);
+	cr_assert_eq(out[0].key.culprit_tgid, 22);
+	cr_assert_eq(out[1].key.culprit_tgid, 20);
+	cr_assert_eq(out[2].key.culprit_tgid, 21);
+	cr_assert_eq(out[3].key.victim_tgid, 11);
+	cr_assert_eq(out[3].victim_total_ns, 300);
+	cr_assert_eq(ss_blame_noisy(r, 1, out), 0);
 }
