@@ -82,13 +82,13 @@ YML
 		--log.level=warn >"$T/prometheus.log" 2>&1 &
 	PROM_PID=$!
 	BG_PIDS+=("$PROM_PID")
-	local i
-	for i in $(seq 1 300); do
-		curl -sf -m 2 "http://127.0.0.1:$PROM_PORT/-/ready" >/dev/null && return 0
-		kill -0 "$PROM_PID" 2>/dev/null || fail "prometheus exited: $(tail -5 "$T/prometheus.log")"
-		sleep 0.1
-	done
-	fail "prometheus not ready within 30 s"
+	wait_for "prometheus ready" prom_ready
+}
+
+# prom_ready: 0 once Prometheus answers /-/ready; fails if it exited
+prom_ready() {
+	kill -0 "$PROM_PID" 2>/dev/null || fail "prometheus exited: $(tail -5 "$T/prometheus.log")"
+	curl -sf -m 2 "http://127.0.0.1:$PROM_PORT/-/ready" >/dev/null
 }
 
 # stop_prometheus: SIGTERM and wait
