@@ -58,6 +58,28 @@
 BPF_STACK_TRACE(stack_traces, SS_STACK_TRACES);
 BPF_HASH(stacks, struct ss_stack_key, __u64, SS_STACKS_ENTRIES);
 BPF_PERCPU_ARRAY(stack_err, __u64, SS_STKE_MAX);
+#if SS_STACKS_USER
+/*
+ * Processes whose user stacks were taken, each announced once to the
+ * host (stk_new) while it runs, so that it reads the process's mappings
+ * before the process can exit (its frames are named at print time).  The
+ * host deletes a process from stk_seen once it has exited and its stacks
+ * are printed.
+ */
+BPF_HASH(stk_seen, __u32, __u8, SS_STK_SEEN);
+BPF_QUEUE(stk_new, __u32, SS_STK_NEW);
+
+/* Announce the current process (@tgid) to the host, once. */
+static __always_inline void ss_stk_announce(__u32 tgid)
+{
+	__u8 one = 1;
+
+	if (stk_seen.lookup(&tgid) || stk_seen.insert(&tgid, &one))
+		return;
+	if (stk_new.push(&tgid, 0))
+		stk_seen.delete(&tgid); /* queue full: again next time */
+}
+#endif
 
 static __always_inline void ss_stk_err(__u32 i)
 {
@@ -87,6 +109,8 @@ static __always_inline int ss_stk_user(void *ctx)
 
 #if SS_STACKS_USER
 	u = stack_traces.get_stackid(ctx, BPF_F_USER_STACK);
+	if (u >= 0)
+		ss_stk_announce(bpf_get_current_pid_tgid() >> 32);
 	if (u < 0)
 		ss_stk_err(u == -EEXIST	  ? SS_STKE_U_EEXIST
 			   : u == -EFAULT ? SS_STKE_U_EFAULT
