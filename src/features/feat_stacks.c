@@ -188,13 +188,35 @@ static bool tracing_frame(const char *name)
 #define MARK_EXITED "[exited]" /* exited before its image was read */
 
 /*
+ * A function a thread starts in (libc's, the kernel's clone, Go's): a
+ * user stack whose outermost frame is not one of these stopped before
+ * its root (a frame-pointer walk ends where a function kept no frame).
+ */
+static bool thread_entry(const char *name)
+{
+	static const char *const roots[] = {
+		"_start",	   "__libc_start_main", "__libc_start_call_main",
+		"start_thread",	   "clone",		"clone3",
+		"__clone",	   "__clone3",		"thread_start",
+		"runtime.goexit",  "runtime.rt0_go",	"runtime.mstart",
+		"runtime.goexit.abi0",
+	};
+
+	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
+		if (!strcmp(name, roots[i]))
+			return true;
+	return false;
+}
+
+/*
  * The frames of stack @ips (@n, innermost first) of process @pid (-1:
  * kernel) named into @names (SYM_LEN each); a kernel stack without its
  * innermost tracing frames.  A user stack ends at its first caller frame
- * that cannot be a return address, with MARK_TRUNC after it (the
- * outermost); one of an exited process whose image was not read is
- * MARK_EXITED alone; a stack as deep as the walk goes ends with
- * MARK_DEEPER.  Returns how many names.
+ * that cannot be a return address, or where the walk stopped before a
+ * thread's entry, with MARK_TRUNC after it (the outermost); one of an
+ * exited process whose image was not read is MARK_EXITED alone; a stack
+ * as deep as the walk goes ends with MARK_DEEPER.  Returns how many
+ * names.
  */
 static int name_stack(struct stacks_state *ss, int pid, const __u64 *ips, int n,
 		      char (*names)[SYM_LEN])
@@ -224,6 +246,8 @@ static int name_stack(struct stacks_state *ss, int pid, const __u64 *ips, int n,
 	}
 	if (n >= ss->depth)
 		snprintf(names[m++], SYM_LEN, "%s", MARK_DEEPER);
+	else if (pid >= 0 && m && !thread_entry(names[m - 1]))
+		snprintf(names[m++], SYM_LEN, "%s", MARK_TRUNC);
 	return m;
 }
 
