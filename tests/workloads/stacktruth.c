@@ -7,15 +7,15 @@
  * Waits until a writer opens FIFO, then blocks once for MS milliseconds
  * (nanosleep, made inline: the blocking function is the innermost frame)
  * at the stack MODE names:
- *   exit     main -> outer_u01 -> block_u01; then it exits (status 0)
+ *   exit     main -> outer_u01 -> block_u01; prints, then exits (0)
  *   walk     main -> walker -> real_leaf
  *   fake     as walk, with %rbp (x29 on arm64) pointing at a struct whose
  *            second word is never_called_cb's address while it blocks: a
  *            frame-pointer walk of code without frame pointers reads it
  *            as a return address (never_called_cb is never called)
  *   deep:N   main -> rec -> ... -> rec (N of them), blocking in the last
- * Each mode but exit then prints "PID NS" (NS: the time it measured)
- * and blocks again at the same stack, 600 s, for gdb to read.
+ * Then it prints "PID NS" (NS: the time it measured) and, but in exit
+ * mode, blocks again at the same stack, 600 s, for gdb to read.
  *
  * Built twice (CMakeLists.txt): stacktruth with -fno-omit-frame-pointer,
  * stacktruth_nofp with -fomit-frame-pointer.
@@ -182,10 +182,10 @@ int main(int argc, char **argv)
 	if (fd < 0)
 		return 1;
 	ns = once(argv[1]);
-	if (!strcmp(argv[1], "exit"))
-		return 0;
 	printf("%d %llu\n", getpid(), (unsigned long long)ns);
 	fflush(stdout);
+	if (!strcmp(argv[1], "exit"))
+		return 0;
 	block_ms = 600000;
 	once(argv[1]);
 	return 0;
