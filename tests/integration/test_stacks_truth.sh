@@ -32,6 +32,12 @@ for w in stacktruth stacktruth_nofp; do
 done
 command -v nm >/dev/null || skip "nm (binutils) not installed"
 GDB=$(command -v gdb || true)
+FAILED=""
+# wrong NAME: case NAME failed (the other cases still run)
+wrong() {
+	echo "FAIL: $*" >&2
+	FAILED="$FAILED; $*"
+}
 [ -n "$GDB" ] || info "no gdb here: the source's chain stands in for gdb's backtrace"
 
 # start_wl NAME WL MODE: the workload (gated by $T/NAME.fifo) in the
@@ -60,6 +66,7 @@ go() {
 bt() {
 	if [ -n "$GDB" ]; then
 		timeout 60 "$GDB" -p "$2" -batch -ex "set backtrace limit 1000" \
+			-ex "set backtrace past-main on" -ex "set backtrace past-entry on" \
 			-ex bt 2>/dev/null |
 			sed -nE 's/^#[0-9]+ +(0x[0-9a-f]+ in )?([^ ]+) \(.*/\2/p' >"$T/$1.bt"
 	else
@@ -193,35 +200,36 @@ for fmt in folded json; do
 	bt live "$LIVE" walk
 	cp "$T/x.wl" "$T/x$fmt.wl"
 	cp "$T/live.bt" "$T/x$fmt.bt"
-	check "x$fmt" stacktruth exit $fmt || fail "the exited process's stack ($fmt)"
+	check "x$fmt" stacktruth exit $fmt || wrong "the exited process's stack ($fmt)"
 	cp "$T/live.wl" "$T/l$fmt.wl"
 	cp "$T/live.bt" "$T/l$fmt.bt"
 	cp "$T/x$fmt.out" "$T/l$fmt.out"
-	check "l$fmt" stacktruth walk $fmt || fail "the live copy's stack ($fmt)"
+	check "l$fmt" stacktruth walk $fmt || wrong "the live copy's stack ($fmt)"
 done
 
 info "2. no frame pointers: only frames gdb shows, a cut walk marked"
 for mode in walk fake; do
 	run_one "n$mode" stacktruth_nofp $mode -f
-	check "n$mode" stacktruth_nofp $mode folded || fail "stacktruth_nofp $mode: folded"
+	check "n$mode" stacktruth_nofp $mode folded || wrong "stacktruth_nofp $mode: folded"
 done
 run_one ntab stacktruth_nofp fake
-check ntab stacktruth_nofp fake table || fail "stacktruth_nofp fake: table"
+check ntab stacktruth_nofp fake table || wrong "stacktruth_nofp fake: table"
 run_one njson stacktruth_nofp fake --json
-check njson stacktruth_nofp fake json || fail "stacktruth_nofp fake: NDJSON"
+check njson stacktruth_nofp fake json || wrong "stacktruth_nofp fake: NDJSON"
 for mode in walk fake; do
 	run_one "f$mode" stacktruth $mode -f
-	check "f$mode" stacktruth $mode folded || fail "stacktruth $mode: folded"
+	check "f$mode" stacktruth $mode folded || wrong "stacktruth $mode: folded"
 done
 
 info "3. deeper than the walk's limit: [deeper] at the root"
 run_one d20 stacktruth deep:20 -f
-check d20 stacktruth deep:20 folded || fail "deep:20: folded"
+check d20 stacktruth deep:20 folded || wrong "deep:20: folded"
 run_one d200 stacktruth deep:200 -f
-check d200 stacktruth deep:200 folded || fail "deep:200: folded"
+check d200 stacktruth deep:200 folded || wrong "deep:200: folded"
 run_one dtab stacktruth deep:200
-check dtab stacktruth deep:200 table || fail "deep:200: table"
+check dtab stacktruth deep:200 table || wrong "deep:200: table"
 run_one djson stacktruth deep:200 --json
-check djson stacktruth deep:200 json || fail "deep:200: NDJSON"
+check djson stacktruth deep:200 json || wrong "deep:200: NDJSON"
 
+[ -z "$FAILED" ] || fail "${FAILED#; }"
 pass "--stacks: names from the process's own image, only frames gdb shows, cut walks marked at their root"
