@@ -157,6 +157,10 @@ static int read_maps(struct ss_uimages *im, struct image *g)
 		snprintf(mf, sizeof(mf), "/proc/%d/map_files/%llx-%llx",
 			 g->pid, s, e);
 		fd = open(mf, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 && pos && line[pos] == '/') { /* no CAP_SYS_ADMIN */
+			line[strcspn(line, "\n")] = 0;
+			fd = open(line + pos, O_RDONLY | O_CLOEXEC);
+		}
 		if (fd >= 0)
 			m->file = file_of(im, fd);
 	}
