@@ -16,6 +16,8 @@
  * With SS_STACKS_WAKERS, sched_waking (wakers.bpf.h) takes the waker's
  * stacks into the woken thread's entry (SS_STACKS_WAKING) and its
  * switch-in adds the waker, as wakers.bpf.h names it, to the key.
+ * A process whose user stack is taken is announced to the host once
+ * (stk_new), which reads its image while it runs.
  */
 #ifndef SWITCHSTAT_STACKS_BPF_H
 #define SWITCHSTAT_STACKS_BPF_H

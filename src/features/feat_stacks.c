@@ -18,7 +18,9 @@
  * (taken at sched_waking), printed as offwaketime does: after a "--" the
  * waker's frames innermost first, its name last.  Frames are named by
  * libbcc's symbolizer (bcc_syms.h: the kernel's from /proc/kallsyms, a
- * process's from its mappings), "[unknown]" when it finds none.  Stacks lost to the
+ * process's from its image, read while it ran: user_images.h),
+ * "[unknown]" when it finds none; a stack the walk cut is marked at its
+ * root ([truncated], [deeper], [exited]: name_stack).  Stacks lost to the
  * stack map (a bucket collision: -EEXIST) or to a full stacks map are
  * counted and said on stderr.
  */

@@ -134,8 +134,10 @@ mine = [(fr, v) for fr, v in stacks if fr and fr[-1] == leaf]
 got = sum(v for _, v in mine)
 err = (got * 1000 - ns) / ns * 100
 bad = []
+print("  %s %s: %.3f ms at %s, the workload measured %.3f ms (%+.2f %%)"
+      % (mode, fmt, got / 1e3, leaf, ns / 1e6, err))
 if abs(err) > 5:
-    bad.append("%.3f ms at %s, the workload measured %.3f ms (%+.1f %%)" % (got / 1e3, leaf, ns / 1e6, err))
+    bad.append("the time at %s is not within 5 %% of the workload's" % leaf)
 for fr, v in mine:
     names = [f for f in fr if f not in marks]
     inner = list(reversed(names))
