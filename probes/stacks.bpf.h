@@ -17,7 +17,8 @@
  * stacks into the woken thread's entry (SS_STACKS_WAKING) and its
  * switch-in adds the waker, as wakers.bpf.h names it, to the key.
  * A process whose user stack is taken is announced to the host once
- * (stk_new), which reads its image while it runs.
+ * (stk_new), and again after an exec, and the host reads its image while
+ * it runs.
  */
 #ifndef SWITCHSTAT_STACKS_BPF_H
 #define SWITCHSTAT_STACKS_BPF_H
@@ -80,6 +81,15 @@ static __always_inline void ss_stk_announce(__u32 tgid)
 		return;
 	if (stk_new.push(&tgid, 0))
 		stk_seen.delete(&tgid); /* queue full: again next time */
+}
+
+/* A process that execs has a new image: announced again at its next stack. */
+TRACEPOINT_PROBE(sched, sched_process_exec)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+	stk_seen.delete(&tgid);
+	return 0;
 }
 #endif
 

@@ -96,6 +96,7 @@ static int stacks_configure(struct ss_app *app, void *st)
 static int stacks_attach(struct ss_app *app, void *st)
 {
 	struct stacks_state *ss = st;
+	char err[256];
 
 	if (!app->o.stacks)
 		return 0;
@@ -113,9 +114,16 @@ static int stacks_attach(struct ss_app *app, void *st)
 	/* images read while their processes run (none with -K) */
 	ss->uim = ss_uimages_new(ss_bpf_map_fd(&app->bpf, "stk_new"),
 				 ss_bpf_map_fd(&app->bpf, "stk_seen"));
+	if (ss_bpf_map_fd(&app->bpf, "stk_new") >= 0 &&
+	    ss_bpf_attach_tp(&app->bpf, "tracepoint__sched__sched_process_exec",
+			     "sched", "sched_process_exec", err, sizeof(err))) {
+		ss_diag("--stacks: %s", err);
+		return 1;
+	}
 	ss->recs = calloc(ss->map.cap, sizeof(*ss->recs));
-	if (!ss->names || !ss->recs || !ss->uim || ss->map.fd < 0 || ss->traces_fd < 0 ||
-	    ss->err_fd < 0 || !ss->map.keys || !ss->map.vals || !ss->rows) {
+	if (!ss->names || !ss->recs || !ss->uim || ss->map.fd < 0 ||
+	    ss->traces_fd < 0 || ss->err_fd < 0 || !ss->map.keys ||
+	    !ss->map.vals || !ss->rows) {
 		ss_diag("--stacks: BPF map or memory missing");
 		return 1;
 	}
@@ -197,10 +205,18 @@ static bool tracing_frame(const char *name)
 static bool thread_entry(const char *name)
 {
 	static const char *const roots[] = {
-		"_start",	   "__libc_start_main", "__libc_start_call_main",
-		"start_thread",	   "clone",		"clone3",
-		"__clone",	   "__clone3",		"thread_start",
-		"runtime.goexit",  "runtime.rt0_go",	"runtime.mstart",
+		"_start",
+		"__libc_start_main",
+		"__libc_start_call_main",
+		"start_thread",
+		"clone",
+		"clone3",
+		"__clone",
+		"__clone3",
+		"thread_start",
+		"runtime.goexit",
+		"runtime.rt0_go",
+		"runtime.mstart",
 		"runtime.goexit.abi0",
 	};
 

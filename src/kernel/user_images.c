@@ -5,7 +5,9 @@
  * open by device and inode across processes) and libbcc's symbolizer
  * for it, made while the process runs (libbcc reads /proc/PID/maps when
  * the symbolizer is made; it reads the files' symbols when first asked).
- * An image is freed at the first print after its process has exited.
+ * A process announced again has exec'd: a new image is read, and the old
+ * one names the addresses only it maps.  An image is freed at the first
+ * print after its process exited or exec'd.
  *
  * A caller frame of a frame-pointer walk is the word above a saved frame
  * pointer; in code built without frame pointers that register holds
@@ -44,7 +46,7 @@ struct image {
 	void *syms; /* bcc_symcache_new(pid) */
 	struct xmap *maps;
 	int nmaps;
-	bool gone; /* exited when the print began */
+	bool gone; /* exited, or exec'd, when the print began */
 };
 
 struct ufile {
@@ -149,13 +151,14 @@ static int read_maps(struct ss_uimages *im, struct image *g)
 			cap = cap ? cap * 2 : 16;
 		}
 		m = &g->maps[g->nmaps++];
-		*m = (struct xmap){ .start = s, .end = e, .pgoff = off,
-				    .file = -1 };
+		*m = (struct xmap){
+			.start = s, .end = e, .pgoff = off, .file = -1
+		};
 		if (!ino)
 			continue;
 		/* the mapped file itself (deleted, or in another mount ns) */
-		snprintf(mf, sizeof(mf), "/proc/%d/map_files/%llx-%llx",
-			 g->pid, s, e);
+		snprintf(mf, sizeof(mf), "/proc/%d/map_files/%llx-%llx", g->pid,
+			 s, e);
 		fd = open(mf, O_RDONLY | O_CLOEXEC);
 		if (fd < 0 && pos && line[pos] == '/') { /* no CAP_SYS_ADMIN */
 			line[strcspn(line, "\n")] = 0;
@@ -176,38 +179,57 @@ static void image_free(struct image *g)
 	memset(g, 0, sizeof(*g));
 }
 
-/* the image of @pid (lock held), or NULL */
-static struct image *find(struct ss_uimages *im, int pid)
+/* @g maps @addr executable */
+static bool maps_addr(const struct image *g, __u64 addr)
 {
-	if (im->last < im->nimg && im->img[im->last].pid == pid)
-		return &im->img[im->last];
-	for (int i = 0; i < im->nimg; i++)
-		if (im->img[i].pid == pid) {
-			im->last = i;
-			return &im->img[i];
-		}
-	return NULL;
+	for (int i = 0; i < g->nmaps; i++)
+		if (addr >= g->maps[i].start && addr < g->maps[i].end)
+			return true;
+	return false;
 }
 
 /*
- * Read process @pid's image (lock held) unless it is read already for
- * this process (not an earlier one with its id).  NULL when it is gone.
+ * The image of @pid (lock held) that maps @addr, the newest first (an
+ * exec'd process has two), else its newest; NULL when there is none.
  */
-static struct image *capture(struct ss_uimages *im, int pid)
+static struct image *find(struct ss_uimages *im, int pid, __u64 addr)
+{
+	struct image *any = NULL;
+
+	if (im->last < im->nimg && im->img[im->last].pid == pid &&
+	    maps_addr(&im->img[im->last], addr))
+		return &im->img[im->last];
+	for (int i = im->nimg - 1; i >= 0; i--) {
+		if (im->img[i].pid != pid)
+			continue;
+		if (maps_addr(&im->img[i], addr)) {
+			im->last = i;
+			return &im->img[i];
+		}
+		if (!any)
+			any = &im->img[i];
+	}
+	return any;
+}
+
+/*
+ * Read process @pid's image (lock held); @again: it was announced again
+ * (it exec'd), else an image of this process already read is kept.
+ * NULL when it is gone.
+ */
+static struct image *capture(struct ss_uimages *im, int pid, bool again)
 {
 	unsigned long long st = starttime(pid);
-	struct image *g = find(im, pid);
+	struct image *g = NULL;
 
 	if (!st)
 		return NULL;
-	if (g && g->starttime == st)
-		return g;
-	if (g)
-		image_free(g);
-	else if (im->nimg < MAX_IMAGES)
-		g = &im->img[im->nimg++];
-	else
+	for (int i = im->nimg - 1; i >= 0 && !again; i--)
+		if (im->img[i].pid == pid && im->img[i].starttime == st)
+			return &im->img[i];
+	if (im->nimg == MAX_IMAGES)
 		return NULL;
+	g = &im->img[im->nimg++];
 	g->pid = pid;
 	g->starttime = st;
 	g->syms = bcc_symcache_new(pid, NULL);
@@ -227,7 +249,7 @@ static void take_new(struct ss_uimages *im)
 	if (im->new_fd < 0)
 		return;
 	while (!bpf_lookup_and_delete(im->new_fd, NULL, &pid))
-		capture(im, (int)pid);
+		capture(im, (int)pid, true);
 }
 
 static void *poll_thread(void *arg)
@@ -301,10 +323,14 @@ void ss_uimages_begin(struct ss_uimages *im)
 {
 	pthread_mutex_lock(&im->lock);
 	take_new(im);
-	for (int i = 0; i < im->nimg; i++)
-		im->img[i].gone = im->img[i].pid > 0 &&
-				  starttime(im->img[i].pid) !=
-					  im->img[i].starttime;
+	for (int i = 0; i < im->nimg; i++) {
+		struct image *g = &im->img[i];
+
+		g->gone = g->pid > 0 && starttime(g->pid) != g->starttime;
+		/* exec'd: a newer image of the process */
+		for (int j = i + 1; j < im->nimg && g->pid > 0 && !g->gone; j++)
+			g->gone = im->img[j].pid == g->pid;
+	}
 }
 
 void ss_uimages_end(struct ss_uimages *im)
@@ -317,7 +343,9 @@ void ss_uimages_end(struct ss_uimages *im)
 		if (g->pid > 0 && g->gone) {
 			__u32 pid = (__u32)g->pid;
 
-			if (im->seen_fd >= 0)
+			/* exited: a new process with its id is announced */
+			if (im->seen_fd >= 0 &&
+			    starttime(g->pid) != g->starttime)
 				bpf_delete_elem(im->seen_fd, &pid);
 			image_free(g);
 		}
@@ -331,34 +359,38 @@ void ss_uimages_end(struct ss_uimages *im)
 	pthread_mutex_unlock(&im->lock);
 }
 
+#if defined(__x86_64__)
+/* the length of a call r/m64 (ff /2) from its ModRM byte @m and SIB @sib */
+static size_t x86_rm_len(unsigned char m, unsigned char sib)
+{
+	unsigned int mod = m >> 6, rm = m & 7;
+
+	if (mod == 3)
+		return 2;
+	if (mod == 1)
+		return rm == 4 ? 4 : 3;
+	if (mod == 2)
+		return rm == 4 ? 7 : 6;
+	if (rm == 5)
+		return 6; /* rip-relative */
+	if (rm == 4)
+		return (sib & 7) == 5 ? 7 : 3;
+	return 2;
+}
+#endif
+
 bool ss_uimages_is_call(const unsigned char *b, size_t n)
 {
 #if defined(__x86_64__)
 	/* call rel32: e8 and 4 bytes */
 	if (n >= 5 && b[n - 5] == 0xe8)
 		return true;
-	/* call r/m64: ff /2, its length from its ModRM byte */
+	/* call r/m64: ff /2, as long as its ModRM byte says */
 	for (size_t l = 2; l <= 7 && l <= n; l++) {
-		unsigned char op = b[n - l], modrm = b[n - l + 1];
-		unsigned int mod = modrm >> 6, reg = (modrm >> 3) & 7,
-			     rm = modrm & 7;
-		size_t want;
+		const unsigned char *p = b + n - l;
 
-		if (op != 0xff || reg != 2)
-			continue;
-		if (mod == 3)
-			want = 2;
-		else if (mod == 0)
-			want = rm == 4 ? ((l >= 3 && (b[n - l + 2] & 7) == 5)
-						  ? 7
-						  : 3)
-			       : rm == 5 ? 6
-					 : 2;
-		else if (mod == 1)
-			want = rm == 4 ? 4 : 3;
-		else
-			want = rm == 4 ? 7 : 6;
-		if (want == l)
+		if (p[0] == 0xff && ((p[1] >> 3) & 7) == 2 &&
+		    x86_rm_len(p[1], l >= 3 ? p[2] : 0) == l)
 			return true;
 	}
 	return false;
@@ -380,8 +412,7 @@ bool ss_uimages_is_call(const unsigned char *b, size_t n)
 }
 
 /* true when a call ends at @addr in @g; unknown bytes (no file) pass */
-static bool after_call(struct ss_uimages *im, const struct image *g,
-		       __u64 addr)
+static bool after_call(struct ss_uimages *im, const struct image *g, __u64 addr)
 {
 	unsigned char b[8];
 	__u64 from;
@@ -394,7 +425,7 @@ static bool after_call(struct ss_uimages *im, const struct image *g,
 		if (m->file < 0)
 			return true; /* anonymous code (a JIT): not checked */
 		from = addr - m->start >= sizeof(b) ? addr - sizeof(b)
-						     : m->start;
+						    : m->start;
 		if (pread(im->files[m->file].fd, b, addr - from,
 			  (off_t)(from - m->start + m->pgoff)) !=
 		    (ssize_t)(addr - from))
@@ -407,13 +438,13 @@ static bool after_call(struct ss_uimages *im, const struct image *g,
 int ss_uimages_name(struct ss_uimages *im, int pid, __u64 addr, bool caller,
 		    char *buf, size_t len)
 {
-	struct image *g = find(im, pid);
+	struct image *g = find(im, pid, caller ? addr - 1 : addr);
 	struct bcc_symbol sym = { 0 };
 	const char *name = NULL;
 	int r = -1;
 
 	if (!g) /* not announced (the set was full): read it if it runs */
-		g = capture(im, pid);
+		g = capture(im, pid, false);
 	if (!g)
 		return SS_UF_EXITED;
 	if (caller && !after_call(im, g, addr))

@@ -12,7 +12,8 @@
 #     beside a live copy, -p both): its stack is named from its own image
 #     (__libc_start_call_main;main;once;outer_u01;block_u01, each an nm
 #     symbol of the binary), within 5 % of the time it measured; folded
-#     and NDJSON.
+#     and NDJSON.  1b: one that blocks (walk), execs itself and blocks
+#     again (exit) before exiting: both stacks named, each from its image.
 #  2. no frame pointers (stacktruth_nofp), walk and fake (the frame
 #     register points at a struct whose second word is never_called_cb's
 #     address): every named user frame is one gdb shows, in gdb's order;
@@ -208,6 +209,20 @@ for fmt in folded json; do
 	cp "$T/x$fmt.out" "$T/l$fmt.out"
 	check "l$fmt" stacktruth walk $fmt || wrong "the live copy's stack ($fmt)"
 done
+
+info "1b. a process that execs, then exits before the print: each stack from its image"
+start_wl e stacktruth exec
+E=$WLP
+start_tool e --stacks -p "$E" -d 600 --no-counters -f
+echo g >"$T/e.fifo"
+wait "$E" || fail "the exec'ing workload failed"
+sleep 0.3
+stop_tool
+printf '%s\n' block_u01 outer_u01 once main >"$T/e.bt"
+check e stacktruth exit folded || wrong "the exec'd process's stack"
+# before the exec: real_leaf under walker, from the first image
+grep -q '^stacktruth;.*main;once;walker;real_leaf;' "$T/e.out" ||
+	wrong "the stack before the exec: $(grep -v '^$' "$T/e.out" | cut -c1-200 | head -3)"
 
 info "2. no frame pointers: only frames gdb shows, a cut walk marked"
 for mode in walk fake; do

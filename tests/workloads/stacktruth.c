@@ -8,6 +8,8 @@
  * (nanosleep, made inline: the blocking function is the innermost frame)
  * at the stack MODE names:
  *   exit     main -> outer_u01 -> block_u01; prints, then exits (0)
+ *   exec     as walk for MS / 4, then execs itself in exit mode (FIFO
+ *            "-": no wait)
  *   walk     main -> walker -> real_leaf
  *   fake     as walk, with %rbp (x29 on arm64) pointing at a struct whose
  *            second word is never_called_cb's address while it blocks: a
@@ -47,8 +49,7 @@ __attribute__((noinline)) void never_called_cb(void)
 static struct fake_frame fake = { NULL, (void *)never_called_cb };
 
 /* nanosleep(@ms) made here; with @f set, the frame register is @f */
-static inline __attribute__((always_inline)) void sleep_here(long ms,
-							      void *f)
+static inline __attribute__((always_inline)) void sleep_here(long ms, void *f)
 {
 	struct timespec d = { ms / 1000, (ms % 1000) * 1000000L };
 #if defined(__x86_64__)
@@ -61,8 +62,8 @@ static inline __attribute__((always_inline)) void sleep_here(long ms,
 					 "syscall\n\t"
 					 "mov %%r12, %%rbp"
 					 : "=a"(r)
-					 : "a"(SYS_nanosleep), "D"(&d), "S"(&d),
-					   [f] "r"(f)
+					 : "a"(SYS_nanosleep), "D"(&d),
+					   "S"(&d), [f] "r"(f)
 					 : "rcx", "r11", "r12", "memory");
 		else
 			__asm__ volatile("syscall"
@@ -170,17 +171,24 @@ int main(int argc, char **argv)
 
 	if (argc != 4 ||
 	    (strcmp(argv[1], "exit") && strcmp(argv[1], "walk") &&
-	     strcmp(argv[1], "fake") && strncmp(argv[1], "deep:", 5))) {
-		fprintf(stderr, "usage: stacktruth exit|walk|fake|deep:N MS "
-				"FIFO\n");
+	     strcmp(argv[1], "fake") && strcmp(argv[1], "exec") &&
+	     strncmp(argv[1], "deep:", 5))) {
+		fprintf(stderr, "usage: stacktruth exit|exec|walk|fake|deep:N "
+				"MS FIFO\n");
 		return 2;
 	}
 	if (!strncmp(argv[1], "deep:", 5))
 		nrec = atoi(argv[1] + 5);
 	block_ms = atol(argv[2]);
-	fd = open(argv[3], O_RDONLY); /* until the test says go */
+	fd = strcmp(argv[3], "-") ? open(argv[3], O_RDONLY) : 0; /* go */
 	if (fd < 0)
 		return 1;
+	if (!strcmp(argv[1], "exec")) {
+		block_ms /= 4;
+		once("walk");
+		execl("/proc/self/exe", argv[0], "exit", argv[2], "-", NULL);
+		return 1;
+	}
 	ns = once(argv[1]);
 	printf("%d %llu\n", getpid(), (unsigned long long)ns);
 	fflush(stdout);

@@ -11,10 +11,10 @@
 
 #include "user_images.h"
 
-#define IS_CALL(...)                                                   \
-	({                                                             \
-		static const unsigned char b_[] = { __VA_ARGS__ };     \
-		ss_uimages_is_call(b_, sizeof(b_));                    \
+#define IS_CALL(...)                                               \
+	({                                                         \
+		static const unsigned char b_[] = { __VA_ARGS__ }; \
+		ss_uimages_is_call(b_, sizeof(b_));                \
 	})
 
 #if defined(__x86_64__)
@@ -72,17 +72,17 @@ Test(user_images, names_this_process)
 	cr_assert_not_null(im);
 	uimg_caller();
 	ss_uimages_begin(im);
-	cr_assert_eq(ss_uimages_name(im, getpid(), ret_addr, true, buf,
-				     sizeof(buf)),
-		     SS_UF_NAMED);
+	cr_assert_eq(
+		ss_uimages_name(im, getpid(), ret_addr, true, buf, sizeof(buf)),
+		SS_UF_NAMED);
 	cr_assert_str_eq(buf, "uimg_caller");
 	cr_assert_eq(ss_uimages_name(im, getpid(), (__u64)uimg_callee + 1,
 				     false, buf, sizeof(buf)),
 		     SS_UF_NAMED);
 	cr_assert_str_eq(buf, "uimg_callee");
 	/* an address in no executable mapping is no return address */
-	cr_assert_eq(ss_uimages_name(im, getpid(), (__u64)&ret_addr, true,
-				     buf, sizeof(buf)),
+	cr_assert_eq(ss_uimages_name(im, getpid(), (__u64)&ret_addr, true, buf,
+				     sizeof(buf)),
 		     SS_UF_BAD);
 	ss_uimages_end(im);
 	ss_uimages_free(im);
