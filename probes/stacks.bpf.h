@@ -70,17 +70,17 @@ BPF_PERCPU_ARRAY(stack_err, __u64, SS_STKE_MAX);
  * are printed.
  */
 BPF_HASH(stk_seen, __u32, __u8, SS_STK_SEEN);
-BPF_QUEUE(stk_new, __u32, SS_STK_NEW);
+BPF_PERF_OUTPUT(stk_new);
 
-/* Announce the current process (@tgid) to the host, once. */
-static __always_inline void ss_stk_announce(__u32 tgid)
+/* Announce the current process (@tgid; @ctx the tracepoint's), once. */
+static __always_inline void ss_stk_announce(void *ctx, __u32 tgid)
 {
 	__u8 one = 1;
 
 	if (stk_seen.lookup(&tgid) || stk_seen.insert(&tgid, &one))
 		return;
-	if (stk_new.push(&tgid, 0))
-		stk_seen.delete(&tgid); /* queue full: again next time */
+	if (stk_new.perf_submit(ctx, &tgid, sizeof(tgid)))
+		stk_seen.delete(&tgid); /* not sent: again next time */
 }
 
 /* A process that execs has a new image: announced again at its next stack. */
@@ -122,7 +122,7 @@ static __always_inline int ss_stk_user(void *ctx)
 #if SS_STACKS_USER
 	u = stack_traces.get_stackid(ctx, BPF_F_USER_STACK);
 	if (u >= 0)
-		ss_stk_announce(bpf_get_current_pid_tgid() >> 32);
+		ss_stk_announce(ctx, bpf_get_current_pid_tgid() >> 32);
 	if (u < 0)
 		ss_stk_err(u == -EEXIST	  ? SS_STKE_U_EEXIST
 			   : u == -EFAULT ? SS_STKE_U_EFAULT

@@ -39,7 +39,6 @@ struct ss_stack_key {
 
 #define SS_STK_NONE (-1000) /* that stack not taken (-K, -U) */
 #define SS_STK_SEEN 8192 /* processes announced (map stk_seen) */
-#define SS_STK_NEW 1024 /* announcements not yet read (queue stk_new) */
 
 /* per-CPU counters (map stack_err) */
 enum ss_stack_err {

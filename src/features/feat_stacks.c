@@ -113,7 +113,8 @@ static int stacks_attach(struct ss_app *app, void *st)
 	ss->depth = walk_depth();
 	/* images read while their processes run (none with -K) */
 	ss->uim = ss_uimages_new(ss_bpf_map_fd(&app->bpf, "stk_new"),
-				 ss_bpf_map_fd(&app->bpf, "stk_seen"));
+				 ss_bpf_map_fd(&app->bpf, "stk_seen"),
+				 app->ncpus_possible);
 	if (ss_bpf_map_fd(&app->bpf, "stk_new") >= 0 &&
 	    ss_bpf_attach_tp(&app->bpf, "tracepoint__sched__sched_process_exec",
 			     "sched", "sched_process_exec", err, sizeof(err))) {
@@ -264,7 +265,8 @@ static int name_stack(struct stacks_state *ss, int pid, const __u64 *ips, int n,
 	}
 	if (n >= ss->depth)
 		snprintf(names[m++], SYM_LEN, "%s", MARK_DEEPER);
-	else if (pid >= 0 && m && !thread_entry(names[m - 1]))
+	else if (pid >= 0 && m && !thread_entry(names[m - 1]) &&
+		 !ss_uimages_at_start(ss->uim, pid, ips[n - 1]))
 		snprintf(names[m++], SYM_LEN, "%s", MARK_TRUNC);
 	return m;
 }

@@ -15,6 +15,8 @@
  * address only when the bytes before it in its file are a call: the one
  * check that needs no unwind tables.
  */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -29,11 +31,14 @@
 
 #include <bcc/bcc_syms.h>
 #include <bcc/libbpf.h>
+#include <bcc/perf_reader.h>
 
 #include "user_images.h"
 
 #define MAX_IMAGES 8192 /* the probes' stk_seen */
 #define MAX_FILES 512 /* files held open */
+#define POLL_MS 100 /* the thread looks at its stop flag this often */
+#define START_WIN 0x400 /* bytes either side of __libc_start_main */
 
 struct xmap {
 	__u64 start, end, pgoff;
@@ -59,7 +64,13 @@ struct ss_uimages {
 	pthread_mutex_t lock;
 	pthread_t thr;
 	bool thread, stop;
-	int new_fd, seen_fd;
+	int seen_fd;
+	struct perf_reader **readers; /* stk_new's, one per CPU */
+	int nreaders;
+	/* this libc's __libc_start_main: its file and offset from its base */
+	dev_t libc_dev;
+	ino_t libc_ino;
+	__u64 libc_start;
 	struct image *img;
 	int nimg;
 	int last; /* the last image looked up */
@@ -241,36 +252,71 @@ static struct image *capture(struct ss_uimages *im, int pid, bool again)
 	return g;
 }
 
-/* read every process announced since the last call (lock held) */
-static void take_new(struct ss_uimages *im)
+/* perf_reader callback: a process announced (a __u32 tgid) */
+static void on_new(void *cookie, void *raw, int size)
 {
+	struct ss_uimages *im = cookie;
 	__u32 pid;
 
-	if (im->new_fd < 0)
+	if (size < (int)sizeof(pid))
 		return;
-	while (!bpf_lookup_and_delete(im->new_fd, NULL, &pid))
-		capture(im, (int)pid, true);
+	memcpy(&pid, raw, sizeof(pid));
+	pthread_mutex_lock(&im->lock);
+	capture(im, (int)pid, true);
+	pthread_mutex_unlock(&im->lock);
 }
 
 static void *poll_thread(void *arg)
 {
 	struct ss_uimages *im = arg;
-	struct timespec d = { 0, SS_UIMG_POLL_MS * 1000000L };
 
-	for (;;) {
-		pthread_mutex_lock(&im->lock);
-		if (im->stop) {
-			pthread_mutex_unlock(&im->lock);
-			break;
-		}
-		take_new(im);
-		pthread_mutex_unlock(&im->lock);
-		nanosleep(&d, NULL);
-	}
+	while (!__atomic_load_n(&im->stop, __ATOMIC_ACQUIRE))
+		perf_reader_poll(im->nreaders, im->readers, POLL_MS);
 	return NULL;
 }
 
-struct ss_uimages *ss_uimages_new(int new_fd, int seen_fd)
+/* this process's libc and its __libc_start_main, for ss_uimages_at_start */
+static void find_libc(struct ss_uimages *im)
+{
+	void *p = dlsym(RTLD_DEFAULT, "__libc_start_main");
+	struct stat st;
+	Dl_info di;
+
+	if (p && dladdr(p, &di) && di.dli_fname && !stat(di.dli_fname, &st)) {
+		im->libc_dev = st.st_dev;
+		im->libc_ino = st.st_ino;
+		im->libc_start = (__u64)((char *)p - (char *)di.dli_fbase);
+	}
+}
+
+/* stk_new's perf buffer of each CPU that has one; 0, or -1 for none */
+static int open_readers(struct ss_uimages *im, int map_fd, int ncpus)
+{
+	im->readers = calloc(ncpus, sizeof(*im->readers));
+	if (!im->readers)
+		return -1;
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		struct bcc_perf_buffer_opts o = {
+			.pid = -1, .cpu = cpu, .wakeup_events = 1
+		};
+		struct perf_reader *r;
+		int fd;
+
+		/* an offline CPU has none: its announcements fail, again */
+		r = bpf_open_perf_buffer_opts(on_new, NULL, im, 1, &o);
+		if (!r)
+			continue;
+		fd = perf_reader_fd(r);
+		if (bpf_update_elem(map_fd, &cpu, &fd, 0)) {
+			perf_reader_free(r);
+			continue;
+		}
+		im->readers[im->nreaders++] = r;
+	}
+	return im->nreaders ? 0 : -1;
+}
+
+struct ss_uimages *ss_uimages_new(int new_fd, int seen_fd, int ncpus)
 {
 	struct ss_uimages *im = calloc(1, sizeof(*im));
 	sigset_t all, old;
@@ -282,11 +328,15 @@ struct ss_uimages *ss_uimages_new(int new_fd, int seen_fd)
 		free(im);
 		return NULL;
 	}
-	im->new_fd = new_fd;
 	im->seen_fd = seen_fd;
 	pthread_mutex_init(&im->lock, NULL);
+	find_libc(im);
 	if (new_fd < 0)
 		return im;
+	if (open_readers(im, new_fd, ncpus)) {
+		ss_uimages_free(im);
+		return NULL;
+	}
 	/* signals stay with the main thread */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -304,11 +354,12 @@ void ss_uimages_free(struct ss_uimages *im)
 	if (!im)
 		return;
 	if (im->thread) {
-		pthread_mutex_lock(&im->lock);
-		im->stop = true;
-		pthread_mutex_unlock(&im->lock);
+		__atomic_store_n(&im->stop, true, __ATOMIC_RELEASE);
 		pthread_join(im->thr, NULL);
 	}
+	for (int i = 0; i < im->nreaders; i++)
+		perf_reader_free(im->readers[i]);
+	free(im->readers);
 	for (int i = 0; i < im->nimg; i++)
 		if (im->img[i].pid > 0)
 			image_free(&im->img[i]);
@@ -322,7 +373,6 @@ void ss_uimages_free(struct ss_uimages *im)
 void ss_uimages_begin(struct ss_uimages *im)
 {
 	pthread_mutex_lock(&im->lock);
-	take_new(im);
 	for (int i = 0; i < im->nimg; i++) {
 		struct image *g = &im->img[i];
 
@@ -458,4 +508,24 @@ int ss_uimages_name(struct ss_uimages *im, int pid, __u64 addr, bool caller,
 	if (!r)
 		bcc_symbol_free_demangle_name(&sym);
 	return SS_UF_NAMED;
+}
+
+bool ss_uimages_at_start(struct ss_uimages *im, int pid, __u64 addr)
+{
+	struct image *g = find(im, pid, addr - 1);
+
+	for (int i = 0; g && im->libc_ino && i < g->nmaps; i++) {
+		const struct xmap *m = &g->maps[i];
+		const struct ufile *f;
+		__u64 off;
+
+		if (addr - 1 < m->start || addr - 1 >= m->end || m->file < 0)
+			continue;
+		f = &im->files[m->file];
+		off = addr - (m->start - m->pgoff);
+		return f->dev == im->libc_dev && f->ino == im->libc_ino &&
+		       off + START_WIN > im->libc_start &&
+		       off < im->libc_start + START_WIN;
+	}
+	return false;
 }

@@ -24,14 +24,15 @@ enum ss_uframe {
 };
 
 /*
- * ss_uimages_new - an empty set.  @new_fd: the probes' queue of new
- * process ids (stk_new), @seen_fd: their set of announced ones
- * (stk_seen); either -1 when there are none (images are then read at
- * print time only).  Starts a thread that reads each announced
- * process's image within SS_UIMG_POLL_MS.  NULL when out of memory or
- * the thread cannot start.
+ * ss_uimages_new - an empty set.  @new_fd: the probes' perf event array
+ * of announced process ids (stk_new), @seen_fd: their set of announced
+ * ones (stk_seen); either -1 when there are none (images are then read
+ * at print time only).  Opens a perf buffer per CPU of the @ncpus
+ * possible (those online) and starts a thread that reads each announced
+ * process's image as it is announced.  NULL when out of memory, no
+ * buffer opens or the thread cannot start.
  */
-struct ss_uimages *ss_uimages_new(int new_fd, int seen_fd);
+struct ss_uimages *ss_uimages_new(int new_fd, int seen_fd, int ncpus);
 
 /* ss_uimages_free - stop the thread, free every image; NULL is fine. */
 void ss_uimages_free(struct ss_uimages *im);
@@ -69,6 +70,12 @@ int ss_uimages_name(struct ss_uimages *im, int pid, __u64 addr, bool caller,
  */
 bool ss_uimages_is_call(const unsigned char *b, size_t n);
 
-#define SS_UIMG_POLL_MS 20 /* the thread's poll of the announcements */
+/*
+ * ss_uimages_at_start - between begin and end: return address @addr of
+ * process @pid is in its libc's start of main (__libc_start_call_main,
+ * __libc_start_main: within 1 KiB of the latter, in the libc this
+ * program runs with): the outermost frame of a whole walk, named or not.
+ */
+bool ss_uimages_at_start(struct ss_uimages *im, int pid, __u64 addr);
 
 #endif

@@ -140,7 +140,7 @@ print("  %s %s: %.3f ms at %s, the workload measured %.3f ms (%+.2f %%)"
 if abs(err) > 5:
     bad.append("the time at %s is not within 5 %% of the workload's" % leaf)
 for fr, v in mine:
-    names = [f for f in fr if f not in marks]
+    names = [f for f in fr if f not in marks and f != "[unknown]"]
     inner = list(reversed(names))
     # each named frame is one gdb shows, in gdb's order (innermost first)
     j = 0

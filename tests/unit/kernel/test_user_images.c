@@ -66,7 +66,7 @@ __attribute__((noinline)) void uimg_caller(void)
 
 Test(user_images, names_this_process)
 {
-	struct ss_uimages *im = ss_uimages_new(-1, -1);
+	struct ss_uimages *im = ss_uimages_new(-1, -1, 1);
 	char buf[256];
 
 	cr_assert_not_null(im);
