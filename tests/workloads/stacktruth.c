@@ -186,7 +186,13 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "exec")) {
 		block_ms /= 4;
 		once("walk");
-		execl("/proc/self/exe", argv[0], "exit", argv[2], "-", NULL);
+		char self[4096];
+		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+		if (n <= 0)
+			return 1;
+		self[n] = 0; /* its own name: the comm is the file's */
+		execl(self, argv[0], "exit", argv[2], "-", NULL);
 		return 1;
 	}
 	ns = once(argv[1]);
