@@ -216,8 +216,12 @@ E=$WLP
 start_tool e --stacks -p "$E" -d 600 --no-counters -f
 echo g >"$T/e.fifo"
 wait "$E" || fail "the exec'ing workload failed"
-sleep 0.3
-stop_tool
+# -p's only process exited: switchstat prints and ends by itself
+for _ in $(seq 1 100); do
+	kill -0 "$TOOL_PID" 2>/dev/null || break
+	sleep 0.05
+done
+if kill -0 "$TOOL_PID" 2>/dev/null; then stop_tool; else wait_tool; fi
 printf '%s\n' block_u01 outer_u01 once main >"$T/e.bt"
 check e stacktruth exit folded || wrong "the exec'd process's stack"
 # before the exec: real_leaf under walker, from the first image
