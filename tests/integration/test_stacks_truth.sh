@@ -155,7 +155,9 @@ for fr, v in mine:
         bad.append("a function that never ran: %s" % ";".join(fr)[:300])
     if any(f in fr[1:] for f in marks):
         bad.append("a marker not at the root: %s" % ";".join(fr)[:300])
-    rooted = names and names[0] in ("__libc_start_call_main", "__libc_start_main", "_start")
+    # unmarked, a stack must reach main (beyond it only libc's start, which
+    # is [unknown] without libc's debug symbols)
+    rooted = "main" in names and names.index("main") <= 1
     if not rooted and fr[0] not in marks:
         bad.append("not rooted, and no marker at its root: %s" % ";".join(fr)[:300])
     own = [f for f in names if f in nm]
