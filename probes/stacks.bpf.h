@@ -16,6 +16,9 @@
  * With SS_STACKS_WAKERS, sched_waking (wakers.bpf.h) takes the waker's
  * stacks into the woken thread's entry (SS_STACKS_WAKING) and its
  * switch-in adds the waker, as wakers.bpf.h names it, to the key.
+ * A process whose user stack is taken is announced to the host once
+ * (stk_new), and again after an exec, and the host reads its image while
+ * it runs.
  */
 #ifndef SWITCHSTAT_STACKS_BPF_H
 #define SWITCHSTAT_STACKS_BPF_H
@@ -58,6 +61,37 @@
 BPF_STACK_TRACE(stack_traces, SS_STACK_TRACES);
 BPF_HASH(stacks, struct ss_stack_key, __u64, SS_STACKS_ENTRIES);
 BPF_PERCPU_ARRAY(stack_err, __u64, SS_STKE_MAX);
+#if SS_STACKS_USER
+/*
+ * Processes whose user stacks were taken, each announced once to the
+ * host (stk_new) while it runs, so that it reads the process's mappings
+ * before the process can exit (its frames are named at print time).  The
+ * host deletes a process from stk_seen once it has exited and its stacks
+ * are printed.
+ */
+BPF_HASH(stk_seen, __u32, __u8, SS_STK_SEEN);
+BPF_PERF_OUTPUT(stk_new);
+
+/* Announce the current process (@tgid; @ctx the tracepoint's), once. */
+static __always_inline void ss_stk_announce(void *ctx, __u32 tgid)
+{
+	__u8 one = 1;
+
+	if (stk_seen.lookup(&tgid) || stk_seen.insert(&tgid, &one))
+		return;
+	if (stk_new.perf_submit(ctx, &tgid, sizeof(tgid)))
+		stk_seen.delete(&tgid); /* not sent: again next time */
+}
+
+/* A process that execs has a new image: announced again at its next stack. */
+TRACEPOINT_PROBE(sched, sched_process_exec)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+	stk_seen.delete(&tgid);
+	return 0;
+}
+#endif
 
 static __always_inline void ss_stk_err(__u32 i)
 {
@@ -87,6 +121,8 @@ static __always_inline int ss_stk_user(void *ctx)
 
 #if SS_STACKS_USER
 	u = stack_traces.get_stackid(ctx, BPF_F_USER_STACK);
+	if (u >= 0)
+		ss_stk_announce(ctx, bpf_get_current_pid_tgid() >> 32);
 	if (u < 0)
 		ss_stk_err(u == -EEXIST	  ? SS_STKE_U_EEXIST
 			   : u == -EFAULT ? SS_STKE_U_EFAULT

@@ -38,6 +38,7 @@ struct ss_stack_key {
 };
 
 #define SS_STK_NONE (-1000) /* that stack not taken (-K, -U) */
+#define SS_STK_SEEN 8192 /* processes announced (map stk_seen) */
 
 /* per-CPU counters (map stack_err) */
 enum ss_stack_err {

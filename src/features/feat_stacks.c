@@ -18,7 +18,9 @@
  * (taken at sched_waking), printed as offwaketime does: after a "--" the
  * waker's frames innermost first, its name last.  Frames are named by
  * libbcc's symbolizer (bcc_syms.h: the kernel's from /proc/kallsyms, a
- * process's from its mappings), "[unknown]" when it finds none.  Stacks lost to the
+ * process's from its image, read while it ran: user_images.h),
+ * "[unknown]" when it finds none; a stack the walk cut is marked at its
+ * root ([truncated], [deeper], [exited]: name_stack).  Stacks lost to the
  * stack map (a bucket collision: -EEXIST) or to a full stacks map are
  * counted and said on stderr.
  */
@@ -33,10 +35,10 @@
 #include "feat_stacks.h"
 #include "map_drain.h"
 #include "probes/stacks_shared.h"
+#include "user_images.h"
 #include "wakers.h"
 
-#define STACK_DEPTH 127 /* PERF_MAX_STACK_DEPTH */
-#define SYM_CACHES 64 /* per-process symbolizers kept (then all freed) */
+#define STACK_DEPTH 127 /* PERF_MAX_STACK_DEPTH: a stack map value's */
 
 #define SYM_LEN 256 /* a frame's name, truncated */
 
@@ -45,25 +47,38 @@ struct stk_row {
 	__u64 ns;
 };
 
-struct sym_cache {
-	int pid;
-	void *cache;
-};
-
 struct stacks_state {
 	struct ss_map_drain map;
 	struct stk_row *rows;
 	int traces_fd, err_fd;
 	void *ksyms; /* bcc_symcache_new(-1): /proc/kallsyms */
-	struct sym_cache ucache[SYM_CACHES];
-	int nucache;
+	struct ss_uimages *uim; /* the processes' images: user frames */
+	int depth; /* the walks' limit: STACK_DEPTH or the sysctl's */
 	__u64 err_seen[SS_STKE_MAX]; /* the counts last said */
-	char (*names)[SYM_LEN]; /* STACK_DEPTH frame names */
+	char (*names)[SYM_LEN]; /* STACK_DEPTH frame names and a marker */
 	struct ss_emit e; /* CSV/JSON records */
 	struct ss_stack_rec *recs; /* --listen: the last print's, named */
 	size_t nrecs;
 	bool ready, at_end;
 };
+
+/*
+ * The deepest stack a walk takes (frames): the stack map's STACK_DEPTH,
+ * or kernel.perf_event_max_stack when that is lower.  A stack this deep
+ * may have been cut.
+ */
+static int walk_depth(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_stack", "re");
+	int v = STACK_DEPTH;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1 || v <= 0 || v > STACK_DEPTH)
+			v = STACK_DEPTH;
+		fclose(f);
+	}
+	return v;
+}
 
 static int stacks_configure(struct ss_app *app, void *st)
 {
@@ -81,6 +96,7 @@ static int stacks_configure(struct ss_app *app, void *st)
 static int stacks_attach(struct ss_app *app, void *st)
 {
 	struct stacks_state *ss = st;
+	char err[256];
 
 	if (!app->o.stacks)
 		return 0;
@@ -93,10 +109,22 @@ static int stacks_attach(struct ss_app *app, void *st)
 	ss->map.keys = calloc(ss->map.cap, sizeof(struct ss_stack_key));
 	ss->map.vals = calloc(ss->map.cap, sizeof(__u64));
 	ss->rows = calloc(ss->map.cap, sizeof(*ss->rows));
-	ss->names = calloc(STACK_DEPTH, sizeof(*ss->names));
+	ss->names = calloc(STACK_DEPTH + 1, sizeof(*ss->names));
+	ss->depth = walk_depth();
+	/* images read while their processes run (none with -K) */
+	ss->uim = ss_uimages_new(ss_bpf_map_fd(&app->bpf, "stk_new"),
+				 ss_bpf_map_fd(&app->bpf, "stk_seen"),
+				 app->ncpus_possible);
+	if (ss_bpf_map_fd(&app->bpf, "stk_new") >= 0 &&
+	    ss_bpf_attach_tp(&app->bpf, "tracepoint__sched__sched_process_exec",
+			     "sched", "sched_process_exec", err, sizeof(err))) {
+		ss_diag("--stacks: %s", err);
+		return 1;
+	}
 	ss->recs = calloc(ss->map.cap, sizeof(*ss->recs));
-	if (!ss->names || !ss->recs || ss->map.fd < 0 || ss->traces_fd < 0 ||
-	    ss->err_fd < 0 || !ss->map.keys || !ss->map.vals || !ss->rows) {
+	if (!ss->names || !ss->recs || !ss->uim || ss->map.fd < 0 ||
+	    ss->traces_fd < 0 || ss->err_fd < 0 || !ss->map.keys ||
+	    !ss->map.vals || !ss->rows) {
 		ss_diag("--stacks: BPF map or memory missing");
 		return 1;
 	}
@@ -121,62 +149,31 @@ static int cmp_row(const void *a, const void *b)
 	return (x->k.tgid > y->k.tgid) - (x->k.tgid < y->k.tgid);
 }
 
-/* the symbolizer of process @pid (-1: the kernel), or NULL */
-static void *sym_cache(struct stacks_state *ss, int pid)
+/* ';' and line breaks in @buf replaced: they would split a folded line */
+static void fold_safe(char *buf)
 {
-	if (pid < 0) {
-		if (!ss->ksyms)
-			ss->ksyms = bcc_symcache_new(-1, NULL);
-		return ss->ksyms;
-	}
-	for (int i = 0; i < ss->nucache; i++)
-		if (ss->ucache[i].pid == pid)
-			return ss->ucache[i].cache;
-	if (ss->nucache == SYM_CACHES) {
-		for (int i = 0; i < ss->nucache; i++)
-			bcc_free_symcache(ss->ucache[i].cache,
-					  ss->ucache[i].pid);
-		ss->nucache = 0;
-	}
-	ss->ucache[ss->nucache].pid = pid;
-	ss->ucache[ss->nucache].cache = bcc_symcache_new(pid, NULL);
-	return ss->ucache[ss->nucache++].cache;
-}
-
-/* the stacks' per-interval caches: processes come and go */
-static void sym_flush(struct stacks_state *ss)
-{
-	for (int i = 0; i < ss->nucache; i++)
-		bcc_free_symcache(ss->ucache[i].cache, ss->ucache[i].pid);
-	ss->nucache = 0;
-}
-
-/*
- * The name of @addr in process @pid (-1: kernel) into @buf (@len bytes):
- * ';' and line breaks replaced (they would split a folded line),
- * "[unknown]" when the symbolizer finds none.
- */
-static void sym_name(struct stacks_state *ss, int pid, __u64 addr, char *buf,
-		     size_t len)
-{
-	struct bcc_symbol sym = { 0 };
-	void *c = sym_cache(ss, pid);
-	const char *name = NULL;
-	int r = -1;
-
-	if (c)
-		r = pid < 0 ? bcc_symcache_resolve_no_demangle(c, addr, &sym)
-			    : bcc_symcache_resolve(c, addr, &sym);
-	if (!r)
-		name = sym.demangle_name ? sym.demangle_name : sym.name;
-	if (!name || !*name)
-		name = "[unknown]";
-	snprintf(buf, len, "%s", name);
 	for (char *p = buf; *p; p++)
 		if (*p == ';' || *p == '\n' || *p == '\r')
 			*p = '_';
-	if (!r && pid >= 0)
-		bcc_symbol_free_demangle_name(&sym);
+}
+
+/*
+ * The name of kernel address @addr into @buf (@len bytes), "[unknown]"
+ * when the symbolizer finds none.
+ */
+static void ksym_name(struct stacks_state *ss, __u64 addr, char *buf,
+		      size_t len)
+{
+	struct bcc_symbol sym = { 0 };
+	const char *name = NULL;
+
+	if (!ss->ksyms)
+		ss->ksyms = bcc_symcache_new(-1, NULL);
+	if (ss->ksyms &&
+	    !bcc_symcache_resolve_no_demangle(ss->ksyms, addr, &sym))
+		name = sym.name;
+	snprintf(buf, len, "%s", name && *name ? name : "[unknown]");
+	fold_safe(buf);
 }
 
 /*
@@ -197,10 +194,48 @@ static bool tracing_frame(const char *name)
 	return false;
 }
 
+#define MARK_DEEPER "[deeper]" /* the walk's depth limit was reached */
+#define MARK_TRUNC "[truncated]" /* a caller frame is no return address */
+#define MARK_EXITED "[exited]" /* exited before its image was read */
+
+/*
+ * A function a thread starts in (libc's, the kernel's clone, Go's): a
+ * user stack whose outermost frame is not one of these stopped before
+ * its root (a frame-pointer walk ends where a function kept no frame).
+ */
+static bool thread_entry(const char *name)
+{
+	static const char *const roots[] = {
+		"_start",
+		"__libc_start_main",
+		"__libc_start_call_main",
+		"start_thread",
+		"clone",
+		"clone3",
+		"__clone",
+		"__clone3",
+		"thread_start",
+		"runtime.goexit",
+		"runtime.rt0_go",
+		"runtime.mstart",
+		"runtime.goexit.abi0",
+	};
+
+	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
+		if (!strcmp(name, roots[i]))
+			return true;
+	return false;
+}
+
 /*
  * The frames of stack @ips (@n, innermost first) of process @pid (-1:
  * kernel) named into @names (SYM_LEN each); a kernel stack without its
- * innermost tracing frames.  Returns how many.
+ * innermost tracing frames.  A user stack ends at its first caller frame
+ * that cannot be a return address, or where the walk stopped before a
+ * thread's entry, with MARK_TRUNC after it (the outermost); one of an
+ * exited process whose image was not read is MARK_EXITED alone; a stack
+ * as deep as the walk goes ends with MARK_DEEPER.  Returns how many
+ * names.
  */
 static int name_stack(struct stacks_state *ss, int pid, const __u64 *ips, int n,
 		      char (*names)[SYM_LEN])
@@ -208,11 +243,31 @@ static int name_stack(struct stacks_state *ss, int pid, const __u64 *ips, int n,
 	int m = 0;
 
 	for (int i = 0; i < n; i++) {
-		sym_name(ss, pid, ips[i], names[m], SYM_LEN);
+		int r = SS_UF_NAMED;
+
+		if (pid < 0)
+			ksym_name(ss, ips[i], names[m], SYM_LEN);
+		else
+			r = ss_uimages_name(ss->uim, pid, ips[i], i > 0,
+					    names[m], SYM_LEN);
+		if (r == SS_UF_EXITED) {
+			snprintf(names[0], SYM_LEN, "%s", MARK_EXITED);
+			return 1;
+		}
+		if (r == SS_UF_BAD) {
+			snprintf(names[m], SYM_LEN, "%s", MARK_TRUNC);
+			return m + 1;
+		}
+		fold_safe(names[m]);
 		if (pid < 0 && !m && tracing_frame(names[m]))
 			continue;
 		m++;
 	}
+	if (n >= ss->depth)
+		snprintf(names[m++], SYM_LEN, "%s", MARK_DEEPER);
+	else if (pid >= 0 && m && !thread_entry(names[m - 1]) &&
+		 !ss_uimages_at_start(ss->uim, pid, ips[n - 1]))
+		snprintf(names[m++], SYM_LEN, "%s", MARK_TRUNC);
 	return m;
 }
 
@@ -602,9 +657,12 @@ static void publish_recs(struct ss_app *app, struct stacks_state *ss, int n)
 static void print_stacks(struct ss_app *app, struct stacks_state *ss)
 {
 	FILE *f = app->f;
-	int n = drain(ss);
+	int n;
 
+	ss_uimages_begin(ss->uim);
+	n = drain(ss);
 	if (n < 0) {
+		ss_uimages_end(ss->uim);
 		ss_diag("reading the stacks map: %s", strerror(-n));
 		return;
 	}
@@ -636,12 +694,12 @@ static void print_stacks(struct ss_app *app, struct stacks_state *ss)
 			}
 		}
 	}
+	ss_uimages_end(ss->uim);
 	if (n == (int)ss->map.cap)
 		ss_diag("--stacks: more than %u stacks; the rest next time",
 			ss->map.cap);
 	fflush(f);
 	say_errors(app, ss);
-	sym_flush(ss);
 }
 
 static int stacks_interval(struct ss_app *app, void *st)
@@ -676,7 +734,7 @@ static void stacks_close(struct ss_app *app, void *st)
 {
 	struct stacks_state *ss = st;
 
-	sym_flush(ss);
+	ss_uimages_free(ss->uim);
 	if (ss->ksyms)
 		bcc_free_symcache(ss->ksyms, -1);
 	free(ss->map.keys);
