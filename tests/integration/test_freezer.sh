@@ -112,7 +112,7 @@ PY
 info "1. default path"
 round def
 info "2. prev_state read from task_struct (the 5.5-5.17 raw path)"
-SEAM=$SWITCHSTAT_TEST
+SEAM=${SWITCHSTAT_TEST:-}
 export SWITCHSTAT_TEST=$SEAM${SEAM:+,}raw_state_from_task
 round rst
 info "3. the regular tracepoint"
