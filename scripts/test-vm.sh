@@ -62,7 +62,7 @@ set -euo pipefail
 # partial interval 17-26 % off and its closure 89.5-95.4 %; its schedstat
 # oracle is read at the interval's timestamp, not at CPU 1's own edge:
 # open (it passed in earlier, less loaded guest runs).
-X86_FULL='^unit\.|^integration\.test_(badinput|cgroup_move|checkpoint|counters|failures|faults|freezer|hist|hotplug|hotplug_counters|idle|involuntary|json|kclock|memory|names|offcpu|pidreuse|pmu|procexit|sigstorm|smoke|threadexit|threads|voluntary|zombie)$'
+X86_FULL='^unit\.|^integration\.test_(badinput|cgroup_move|checkpoint|counters|failures|faults|freezer|hist|hotplug|hotplug_counters|idle|involuntary|json|kclock|memory|names|offcpu|pidreuse|pmu|procexit|sigstorm|smoke|stacks_truth|threadexit|threads|verifier_budget|voluntary|zombie)$'
 # CI: tests that compare with the kernel's own numbers exactly or within
 # their bound, and whose windows are set by the kernel's counts, not by
 # the wall clock (each 8-80 s in a guest): about 10 min for the three
@@ -100,7 +100,10 @@ X86_FULL='^unit\.|^integration\.test_(badinput|cgroup_move|checkpoint|counters|f
 # test_freezer: --trace's state letters against tracefs's own sched_switch
 # event for a task the cgroup v1 freezer switches out (D: TASK_FROZEN on
 # 6.1+, TASK_UNINTERRUPTIBLE on 5.10), on the three sched_switch paths
-X86_CI='^integration\.test_(smoke|faults|involuntary|sigstorm|taskclock|kclock|hotplug_counters|freezer)$'
+# test_verifier_budget: the largest combination of options loads and
+# traces on each kernel's path, every program under a quarter of the
+# verifier's limit
+X86_CI='^integration\.test_(smoke|faults|involuntary|sigstorm|taskclock|kclock|hotplug_counters|freezer|verifier_budget)$'
 ARM_FULL='^integration\.test_(pmu|voluntary|counters)$'
 ARM_CI='^integration\.test_pmu$'
 
