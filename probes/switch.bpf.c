@@ -50,14 +50,9 @@
 #define SS_NOW_EVERY_SWITCH 0
 #endif
 
-/*
- * The features whose switch work runs in stages of its own (below), when
- * two or more of them are on: one alone stays inline, where it costs no
- * tail call or context copy per switch and its verification stays that
- * of one feature.
- */
+/* the features whose switch work runs in stages of its own (below) */
 #define SS_STAGE_HIST_ON (SS_HIST_ONCPU || SS_HIST_WAITS || SS_HIST_OFFSTATE)
-#if !SS_TRACE && (!!SS_STAGE_HIST_ON + !!SS_BLAME + !!SS_OFFCPU >= 2)
+#if !SS_TRACE && (SS_STAGE_HIST_ON || SS_BLAME || SS_OFFCPU)
 #define SS_SW_STAGES 1
 #else
 #define SS_SW_STAGES 0
