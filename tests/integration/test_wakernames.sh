@@ -25,7 +25,7 @@ N=200
 run() {
 	local name=$1
 	shift
-	GATED_SETTLE=1.2 run_gated "$name" wakepair named $N @FIFO -- \
+	GATED_EDGES=2 run_gated "$name" wakepair named $N @FIFO -- -v \
 		--wakers --offcpu --blame --stacks --no-counters -i 500 "$@"
 	read -r A B _ ALPHA BETA <"$T/$name.wl"
 	{
