@@ -81,8 +81,10 @@ print(" ".join(sorted(str(n) for n in names)))
 PY
 }
 
-# measure NAME PIDS -- ARGS: run the tool for 4 s of workload time with
-# PIDS stopped at both ends; sets RD0/RD1 (victim run_delay) for $VICTIM
+# measure NAME PIDS -- ARGS: run the tool for 4 s of workload time, and
+# on until the victim has waited 200 ms (the contention the checks need,
+# whatever the host's speed or load), with PIDS stopped at both ends;
+# sets RD0/RD1 (victim run_delay) for $VICTIM
 measure() {
 	local name=$1
 	shift
@@ -98,10 +100,14 @@ measure() {
 	RD0=$(run_delay "$VICTIM")
 	thaw "${pids[@]}"
 	sleep 4
+	wait_for "$name: the victim waited 200 ms" waited_since "$RD0" 200000000
 	freeze "${pids[@]}"
 	RD1=$(run_delay "$VICTIM")
 	stop_tool
 }
+
+# waited_since RD0 NS: $VICTIM's run_delay has grown NS past RD0
+waited_since() { [ $(($(run_delay "$VICTIM") - $1)) -ge "$2" ]; }
 
 # pinned_trio [POLICY...]: the victim (a 1 ms nanosleep loop, run with
 # POLICY, e.g. chrt -b 0) and hogs at nice 0 and nice 5, all on CPU 0;
@@ -226,6 +232,7 @@ await bycg "$L2"
 RD0=$(run_delay "$VICTIM")
 thaw "$VICTIM" "$HOGS"
 sleep 4
+wait_for "cgroups: the victim waited 20 ms" waited_since "$RD0" 20000000
 freeze "$VICTIM" "$HOGS"
 RD1=$(run_delay "$VICTIM")
 kill -INT "$L1" "$L2"
