@@ -40,6 +40,12 @@ id() { stat -c %i "$1"; }
 # oncpu_of FILE ID: the -G row's on-CPU time of cgroup id ID, in us
 oncpu_of() { echo $(($(csv_sum "$1" oncpu_ns cgroup_id "$2") / 1000)); }
 
+# sched_exit_tp from the start (exit_tp_now): the runs are one 60 s
+# interval, and users get it attached only at the end of the first
+# interval in which the kernel hid a switch, whose slice is lost until
+# then (test_runq_unreported tests that lazy attach)
+export SWITCHSTAT_TEST=exit_tp_now
+
 # 1. a move in the middle of an interval
 bg "$WORKLOADS/spinner" 0 ss_move
 S=$BG_LAST
