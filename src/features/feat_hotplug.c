@@ -190,8 +190,13 @@ static void resync(struct ss_app *app, struct hp_state *hp)
 
 	if (now && !ss_online_cpus(now, hp->ncpus)) {
 		pthread_mutex_lock(&hp->lock);
-		for (int c = 0; c < hp->ncpus; c++)
+		for (int c = 0; c < hp->ncpus; c++) {
+			/* coming up: reopen once the kernel's steps are done */
+			if (now[c] && !hp->online[c] &&
+			    !ss_cpu_hotplug_settled(c))
+				continue;
 			transition(app, hp, c, now[c]);
+		}
 		pthread_mutex_unlock(&hp->lock);
 	}
 	free(now);

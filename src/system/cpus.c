@@ -110,3 +110,29 @@ int ss_online_cpus(bool *online, int n)
 	fclose(f);
 	return ret;
 }
+
+/* the number in /sys/devices/system/cpu/cpu@cpu/hotplug/@name, or -1 */
+static long hotplug_step(int cpu, const char *name)
+{
+	char path[96];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/hotplug/%s",
+		 cpu, name);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+bool ss_cpu_hotplug_settled(int cpu)
+{
+	long state = hotplug_step(cpu, "state");
+	long target = hotplug_step(cpu, "target");
+
+	return state < 0 || target < 0 || state == target;
+}

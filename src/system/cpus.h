@@ -30,4 +30,13 @@ int ss_possible_cpus(void);
  */
 int ss_online_cpus(bool *online, int n);
 
+/*
+ * ss_cpu_hotplug_settled - false while CPU @cpu is between hotplug steps
+ * (its hotplug/state differs from hotplug/target, kernel/cpu.c): the
+ * online mask shows a CPU coming up before perf's own online step, and a
+ * perf event opened there before that step never counts.  True when the
+ * files are absent.
+ */
+bool ss_cpu_hotplug_settled(int cpu);
+
 #endif
