@@ -60,9 +60,9 @@ await p "$PR"
 a0=$(usage "$P/a")
 b0=$(usage "$P/b")
 thaw "$S"
-run_for_cpu 300000000 "$S"
+run_for_cpu 1500000000 "$S"
 echo "$S" >"$P/b/cgroup.procs" || fail "move into b"
-run_for_cpu 300000000 "$S"
+run_for_cpu 1500000000 "$S"
 freeze "$S"
 a1=$(usage "$P/a")
 b1=$(usage "$P/b")
