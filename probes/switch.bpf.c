@@ -395,7 +395,6 @@ static __always_inline void ss_kclock_charge(struct ss_cpu *cpu,
 }
 #endif
 
-
 /*
  * ss_switch - one context switch @sw on this CPU (@cpu its state, @ctx the
  * program's), either path: the current task (tgid, tid; slice key

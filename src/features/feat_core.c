@@ -87,7 +87,8 @@ static int fill_stages(struct ss_app *app)
 		}
 		if (map < 0 || bpf_update_elem(map, &i, &fd, 0)) {
 			ss_diag("cannot store %s in BPF map sw_stages: %s",
-				fns[i], map < 0 ? "no such map" : strerror(errno));
+				fns[i],
+				map < 0 ? "no such map" : strerror(errno));
 			return 1;
 		}
 	}

@@ -441,11 +441,11 @@ static int load_done(struct ss_bpf *b, const char *fn, int fd, int e, char *err,
 static void verifier_stats(const struct ss_bpf *b, const char *fn,
 			   unsigned long long ns)
 {
-	const char *p = b->verifier_log ? strstr(b->verifier_log, "processed ")
-					: NULL;
-	const char *t = b->verifier_log ? strstr(b->verifier_log,
-						 "verification time ")
-					: NULL;
+	const char *p =
+		b->verifier_log ? strstr(b->verifier_log, "processed ") : NULL;
+	const char *t = b->verifier_log
+				? strstr(b->verifier_log, "verification time ")
+				: NULL;
 	long insns = p ? strtol(p + strlen("processed "), NULL, 10) : -1;
 	long us = t ? strtol(t + strlen("verification time "), NULL, 10) : -1;
 

@@ -23,8 +23,8 @@ bool ss_tp_btf_available(const char *tp);
  * (BPF_LOG_STATS).  Returns the program fd, or -1 with errno set.
  */
 int ss_tp_btf_load(const void *insns, size_t len, const char *name,
-		   const char *license, const char *tp, char *log,
-		   size_t logsz, bool stats);
+		   const char *license, const char *tp, char *log, size_t logsz,
+		   bool stats);
 
 /* ss_tp_btf_attach - attach program @fd; the link fd, or -1 (errno). */
 int ss_tp_btf_attach(int fd);

@@ -296,9 +296,9 @@ static int open_readers(struct ss_uimages *im, int map_fd, int ncpus)
 	if (!im->readers)
 		return -1;
 	for (int cpu = 0; cpu < ncpus; cpu++) {
-		struct bcc_perf_buffer_opts o = {
-			.pid = -1, .cpu = cpu, .wakeup_events = 1
-		};
+		struct bcc_perf_buffer_opts o = { .pid = -1,
+						  .cpu = cpu,
+						  .wakeup_events = 1 };
 		struct perf_reader *r;
 		int fd;
 

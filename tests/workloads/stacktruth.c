@@ -169,10 +169,9 @@ int main(int argc, char **argv)
 	uint64_t ns;
 	int fd;
 
-	if (argc != 4 ||
-	    (strcmp(argv[1], "exit") && strcmp(argv[1], "walk") &&
-	     strcmp(argv[1], "fake") && strcmp(argv[1], "exec") &&
-	     strncmp(argv[1], "deep:", 5))) {
+	if (argc != 4 || (strcmp(argv[1], "exit") && strcmp(argv[1], "walk") &&
+			  strcmp(argv[1], "fake") && strcmp(argv[1], "exec") &&
+			  strncmp(argv[1], "deep:", 5))) {
 		fprintf(stderr, "usage: stacktruth exit|exec|walk|fake|deep:N "
 				"MS FIFO\n");
 		return 2;
