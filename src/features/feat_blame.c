@@ -397,6 +397,26 @@ static void print_table(struct ss_app *app, struct blame_state *bs, size_t n,
 }
 
 /*
+ * The CSV header of a block of pair records (a blank line first): time,
+ * the victim's and the culprit's sides, then @last; once per interval.
+ */
+static void emit_pair_header(struct ss_emit *e, bool cg,
+			     const struct ss_field *last)
+{
+	const struct ss_field *f = blame_fields_by[0];
+
+	ss_emit_reset_header(e);
+	if (ss_emit_begin_header(e)) {
+		ss_emit_raw(e, "\n");
+		ss_emit_head(e, &f[B_TIME]);
+		emit_head_side(e, &f[B_VICTIM_PID], cg);
+		emit_head_side(e, &f[B_CULPRIT_PID], cg);
+		ss_emit_head(e, last);
+		ss_emit_end(e);
+	}
+}
+
+/*
  * One record (type "blame") per victim/culprit pair; CSV: each interval
  * a block after a blank line, with its header.
  */
@@ -408,15 +428,7 @@ static void emit_records(struct ss_app *app, struct blame_state *bs, size_t n)
 	struct ss_emit *e = &bs->e;
 
 	e->f = app->f;
-	ss_emit_reset_header(e);
-	if (ss_emit_begin_header(e)) {
-		ss_emit_raw(e, "\n");
-		ss_emit_head(e, &f[B_TIME]);
-		emit_head_side(e, &f[B_VICTIM_PID], cg);
-		emit_head_side(e, &f[B_CULPRIT_PID], cg);
-		ss_emit_head(e, &f[B_DELAY]);
-		ss_emit_end(e);
-	}
+	emit_pair_header(e, cg, &f[B_DELAY]);
 	for (size_t i = 0; i < n; i++) {
 		struct side v, c;
 
@@ -443,15 +455,7 @@ static void emit_preempt_records(struct ss_app *app, struct blame_state *bs,
 	double t = (double)app->iv.end_realtime_ns / 1e9;
 	struct ss_emit *e = &bs->e;
 
-	ss_emit_reset_header(e);
-	if (ss_emit_begin_header(e)) {
-		ss_emit_raw(e, "\n");
-		ss_emit_head(e, &f[B_TIME]);
-		emit_head_side(e, &f[B_VICTIM_PID], cg);
-		emit_head_side(e, &f[B_CULPRIT_PID], cg);
-		ss_emit_head(e, &f[B_COUNT]);
-		ss_emit_end(e);
-	}
+	emit_pair_header(e, cg, &f[B_COUNT]);
 	for (size_t i = 0; i < np; i++) {
 		struct ss_blame_row r = as_blame(&bs->prows[i]);
 		struct side v, c;
