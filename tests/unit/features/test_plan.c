@@ -52,7 +52,7 @@ static void k_btf(struct ss_kfacts *k, const struct offs *f)
 	k->policy = f->policy;
 	k->sum_exec = f->sum_exec;
 	k->prev_sum_exec = f->prev_sum_exec;
-	k->run_delay_ok = k->flags_ok = true;
+	k->run_delay_ok = k->run_delay_live = k->flags_ok = true;
 	k->run_delay = f->run_delay;
 	k->flags = f->flags;
 	k->iowait = true;
@@ -389,8 +389,17 @@ static void check_rules(const char *what, const struct ss_plan *p,
 		     waits || (o->memory && k->tp_mem[SS_MEM_K_RECLAIM]) ||
 			     (o->blame && !p->blame.task_storage),
 		     "%s: need exit", what);
-	cr_assert_eq(p->need_wakeup, (o->hist & SS_HIST_RUNQ) || o->blame,
+	/* --blame times waits from sched_wakeup only where the kernel's
+	 * run_delay cannot be read in place */
+	cr_assert_eq(p->blame.kq,
+		     o->blame && pa->mode.tp_btf && k->run_delay_ok &&
+			     k->run_delay_live,
+		     "%s: blame kq", what);
+	cr_assert_eq(p->need_wakeup,
+		     (o->hist & SS_HIST_RUNQ) || (o->blame && !p->blame.kq),
 		     "%s: need wakeup", what);
+	cr_assert_eq(p->need_migrate, o->blame && !p->blame.kq,
+		     "%s: need migrate", what);
 	/* one accumulator map per interval parity, except --trace */
 	cr_assert_eq(p->rows.accum_gens, !o->trace, "%s: accum gens", what);
 	/* rows keyed by start time need BTF; the row cache needs those */
@@ -435,6 +444,8 @@ static void check_rules(const char *what, const struct ss_plan *p,
 		     "%s: SS_NEED_WAKEUP", what);
 	cr_assert_eq(cflag(c, "SS_BLAME_TASK_STORAGE", NULL),
 		     p->blame.task_storage, "%s: storage cflag", what);
+	cr_assert_eq(cflag(c, "SS_BLAME_KQ", NULL), p->blame.kq,
+		     "%s: SS_BLAME_KQ", what);
 	cr_assert_eq(cflag(c, "SS_OFFCPU", NULL), p->off.on, "%s: SS_OFFCPU",
 		     what);
 	cr_assert_eq(cflag(c, "SS_WAKERS", NULL), o->wakers, "%s: SS_WAKERS",
