@@ -578,12 +578,14 @@ static __always_inline void ss_blame_arrive(struct ss_blame_cpu *bc, __u64 now,
  * bc), its wait is its run_delay growth since then: staged for the
  * tail-called flush, ending at its switch-in, with the growth before it
  * that no charge took as (unknown).  @selected: it passes the
- * -p/-t/--cgroup filters.
+ * -p/-t/--cgroup filters.  @seen 0: it arrived again by a switch the
+ * kernel did not report (the slice ending has no known start), so part of
+ * the growth ended there, behind a task not seen: all of it (unknown).
  */
 static __always_inline void ss_blame_stage_kq(struct ss_blame_cpu *bc,
 					      __u32 cpu_id, __u32 tgid,
 					      __u32 tid, __u64 task,
-					      int selected)
+					      int selected, int seen)
 {
 	__u32 pend_tid = bc->pend_tid;
 	__u64 rd, rd0 = bc->pend_rd, until = bc->pend_until, len, unk = 0;
@@ -602,6 +604,10 @@ static __always_inline void ss_blame_stage_kq(struct ss_blame_cpu *bc,
 		ss_blame_tval n = { .rd = rd };
 
 		ss_blame_wait_set(tid, task, &n);
+	}
+	if (!seen) {
+		unk += len;
+		len = 0;
 	}
 	if (len > until)
 		len = until;
@@ -643,10 +649,27 @@ static __always_inline void ss_blame_switch(const struct ss_switch_ctx *sw)
 	 * A checkpoint leaves the wait pending, for the task's switch-out:
 	 * its run_delay is read in place from the switch's typed prev
 	 */
+	__u64 last = sw->last;
+
 	if (sw->at_switch)
 		ss_blame_stage_kq(bc, cpu_id, tgid, tid, task,
-				  tid != 0 && selected);
-	ss_blame_push(bc, sw->last, now, tgid, tid, task);
+				  tid != 0 && selected, last != 0);
+#if SS_TASK_CLOCK
+	/*
+	 * The slice of a task that arrived by a switch the kernel did not
+	 * report: its start from the kernel's clock of it since it was
+	 * picked (ss_tslice_next's k_ns, fair class), so no program is
+	 * needed at every __schedule (sched_exit_tp) for it
+	 */
+	if (!last && tid) {
+		__u32 zero = 0;
+		struct ss_cpu *c = cpu_state.lookup(&zero);
+
+		if (c && c->k_charge && c->k_ns < now)
+			last = now - c->k_ns;
+	}
+#endif
+	ss_blame_push(bc, last, now, tgid, tid, task);
 	if (!sw->at_switch)
 		return;
 	/* next's wait is added to its run_delay just after this */

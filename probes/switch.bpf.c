@@ -50,9 +50,13 @@
 #define SS_NOW_EVERY_SWITCH 0
 #endif
 
-/* the features whose switch work runs in stages of its own (below) */
+/*
+ * the features whose switch work runs in stages of its own (below); --blame
+ * alone runs inline, as with --trace (its part passes the verifier within
+ * the switch program: no tail call and no copy of the switch's context)
+ */
 #define SS_STAGE_HIST_ON (SS_HIST_ONCPU || SS_HIST_WAITS || SS_HIST_OFFSTATE)
-#if !SS_TRACE && (SS_STAGE_HIST_ON || SS_BLAME || SS_OFFCPU)
+#if !SS_TRACE && (SS_STAGE_HIST_ON || SS_OFFCPU)
 #define SS_SW_STAGES 1
 #else
 #define SS_SW_STAGES 0

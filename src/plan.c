@@ -321,8 +321,10 @@ static void decide_exit_tp(struct ss_plan *p, const struct ss_opts *o,
 	struct ss_plan_path *pa = &p->path;
 	bool forced = seam(t, SS_SEAM_EXIT_TP);
 
+	/* --blame on the kernel's run_delay fills in from its clock */
 	pa->whole_slices = p->ctr.nr || p->hist.kinds || p->x.trace ||
-			   p->blame.on || p->mem.faults || p->off.on;
+			   (p->blame.on && !p->blame.kq) || p->mem.faults ||
+			   p->off.on;
 	pa->exit_tp_prog = pa->mode.raw_sched && pa->exit_tp_avail &&
 			   (pa->whole_slices || !pa->kclock || forced);
 	pa->exit_tp_now = pa->exit_tp_prog &&

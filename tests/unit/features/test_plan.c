@@ -337,7 +337,8 @@ static void check_rules(const char *what, const struct ss_plan *p,
 	bool raw_possible = k->btf && !k->raw_missing && !k->task_err &&
 			    (k->switch_nargs == 4 ||
 			     (k->switch_nargs == 3 && !k->state_err));
-	bool whole = p->ctr.nr || o->hist || o->trace || o->blame ||
+	bool whole = p->ctr.nr || o->hist || o->trace ||
+		     (o->blame && !p->blame.kq) ||
 		     (o->memory && k->opened.faults) || o->offcpu ||
 		     o->wakers || o->stacks;
 	bool waits = o->hist & (SS_HIST_OFFCPU | SS_HIST_RUNQ);
@@ -571,8 +572,13 @@ Test(plan, exit_tp_when)
 	cr_assert_eq(plan_for(&kernels[4], "--blame", &p, &o, &k, &t, &c, err,
 			      sizeof(err)),
 		     0);
-	cr_assert(p.path.exit_tp_prog && !p.path.exit_tp_now);
+	/* --blame on the kernel's run_delay: the kernel's clock fills in */
+	cr_assert(p.blame.kq && !p.path.exit_tp_prog);
 	cr_assert(p.blame.task_storage && p.path.mode.keep_btf);
+	cr_assert_eq(plan_for(&kernels[4], "--hist oncpu", &p, &o, &k, &t, &c,
+			      err, sizeof(err)),
+		     0);
+	cr_assert(p.path.exit_tp_prog && !p.path.exit_tp_now);
 	cr_assert_eq(plan_for(&kernels[4], "--trace", &p, &o, &k, &t, &c, err,
 			      sizeof(err)),
 		     0);
