@@ -32,6 +32,13 @@
  * switch-in that no charge took (the part of a wait before a move to
  * another CPU, a wait ended by a switch the kernel did not report) is
  * (unknown).  So a victim's sum is its run_delay growth.
+ *
+ * SS_BLAME_KCLOCK (SS_BLAME_KQ with the task clock and the offset
+ * SS_TASK_EXEC_START of se.exec_start): the ring's slices are on the
+ * kernel's clock too, the rq_clock_task value that __schedule stamps on
+ * the task it picks (next's se.exec_start; prev's, put or dequeued at the
+ * same clock update, when next is the idle task), so no clock is read at
+ * a switch between two tasks.  Slices are pushed at switches only.
  */
 #ifndef SWITCHSTAT_BLAME_BPF_H
 #define SWITCHSTAT_BLAME_BPF_H
@@ -44,6 +51,11 @@
 
 #ifndef SS_BLAME
 #define SS_BLAME 0
+#endif
+#if SS_BLAME && SS_BLAME_KQ && SS_TASK_CLOCK && defined(SS_TASK_EXEC_START)
+#define SS_BLAME_KCLOCK 1
+#else
+#define SS_BLAME_KCLOCK 0
 #endif
 
 #if SS_BLAME
@@ -119,6 +131,11 @@ struct ss_blame_cpu {
 	struct ss_blame_wait pend;
 	__u64 pend_until;
 	__u64 pend_rd; /* SS_BLAME_KQ: its run_delay at the switch-in */
+	/* SS_BLAME_KCLOCK: the last switch here (its clock) and the task
+	 * it switched in (0: the idle task) */
+	__u64 last_k;
+	__u32 cur_tid;
+	__u32 pad3;
 	__u32 pend_tid; /* 0: nothing pending */
 	__u32 pad;
 	/* a wait being charged now, by the tail-called ss_blame_flush_* */
@@ -644,7 +661,39 @@ static __always_inline void ss_blame_switch(const struct ss_switch_ctx *sw)
 
 	if (!bc)
 		return;
-#if SS_BLAME_KQ
+#if SS_BLAME_KCLOCK
+	/*
+	 * The ring on the kernel's clock: pushed at switches only (a
+	 * checkpoint has no fresh value of it); a wait stays pending until
+	 * the task's switch-out
+	 */
+	if (!sw->at_switch || !task)
+		return;
+	now = *(__u64 *)((next_tid ? sw->next : task) + SS_TASK_EXEC_START);
+
+	__u64 last = bc->last_k, d;
+	int seen = bc->cur_tid == tid;
+
+	ss_blame_stage_kq(bc, cpu_id, tgid, tid, task, tid != 0 && selected,
+			  seen);
+	/*
+	 * The task leaving arrived by a switch the kernel did not report:
+	 * its slice from the kernel's clock of it since it was picked (fair
+	 * class; else none), the same clock, so no program is needed at
+	 * every __schedule (sched_exit_tp) for it
+	 */
+	if (!seen) {
+		d = tid ? ss_arg_task_kslice(task) : 0;
+		last = d && d < now ? now - d : 0;
+	}
+	ss_blame_push(bc, last, now, tgid, tid, task);
+	bc->last_k = now;
+	bc->cur_tid = next_tid;
+	/* next's wait is added to its run_delay just after this */
+	bc->pend_tid = next_tid;
+	bc->pend_until = now;
+	bc->pend_rd = next_tid ? *(__u64 *)(sw->next + SS_TASK_RUN_DELAY) : 0;
+#elif SS_BLAME_KQ
 	/*
 	 * A checkpoint leaves the wait pending, for the task's switch-out:
 	 * its run_delay is read in place from the switch's typed prev
@@ -721,7 +770,9 @@ static __always_inline void ss_blame_edge(const struct ss_switch_ctx *sw)
 	struct ss_blame_cpu *bc = blame_cpu.lookup(&cpu_id);
 
 	if (bc) {
-		ss_blame_push(bc, sw->last, sw->now, sw->tgid, sw->tid, 0);
+		if (!SS_BLAME_KCLOCK) /* else pushed at switches only */
+			ss_blame_push(bc, sw->last, sw->now, sw->tgid, sw->tid,
+				      0);
 		ss_blame_cache_flush(bc);
 	}
 }

@@ -38,13 +38,14 @@
 
 /*
  * The features whose sched_switch hooks time each slice or wait on the
- * sched_switch window (histograms, blame, trace lines, off-CPU time): with
+ * sched_switch window (histograms, blame unless its ring is on the kernel's
+ * clock, trace lines, off-CPU time): with
  * them the clock is read at every switch.  Without them, under
  * SS_TASK_CLOCK, a task's on-CPU time comes from the kernel's clock and
  * the clock is read only at the switches that start or end an idle slice.
  */
-#if SS_TRACE || SS_BLAME || SS_HIST_ONCPU || SS_HIST_WAITS || \
-	SS_HIST_OFFSTATE || SS_OFFCPU || !SS_TASK_CLOCK
+#if SS_TRACE || (SS_BLAME && !SS_BLAME_KCLOCK) || SS_HIST_ONCPU || \
+	SS_HIST_WAITS || SS_HIST_OFFSTATE || SS_OFFCPU || !SS_TASK_CLOCK
 #define SS_NOW_EVERY_SWITCH 1
 #else
 #define SS_NOW_EVERY_SWITCH 0

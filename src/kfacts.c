@@ -143,6 +143,8 @@ static void clock_facts(struct ss_kfacts *k, const struct btf *btf)
 	unsigned int se, secfs, rq, steal, irq, size;
 
 	k->ksum = !ss_btf_task_se_u64(btf, "sum_exec_runtime", &k->sum_exec);
+	k->exec_start_ok =
+		!ss_btf_task_se_u64(btf, "exec_start", &k->exec_start);
 	k->kclock =
 		!member_sized(btf, "task_struct", "policy", 4, &k->policy) &&
 		k->ksum &&

@@ -73,6 +73,8 @@ struct ss_kfacts {
 		      * se.prev_sum_exec_runtime (8) all found */
 	unsigned int policy, sum_exec, prev_sum_exec;
 	bool ksum; /* se.sum_exec_runtime found (sum_exec) */
+	bool exec_start_ok; /* se.exec_start found (exec_start) */
+	unsigned int exec_start;
 	/* what the task clock leaves out, where the run queue keeps it:
 	 * se.cfs_rq->rq's prev_steal_time_rq, prev_irq_time (0: none) */
 	bool kexcl; /* se.cfs_rq and cfs_rq.rq found, and steal or irq */

@@ -260,6 +260,9 @@ static int decide_blame(struct ss_plan *p, const struct ss_opts *o,
 	b->kq = p->path.mode.tp_btf && k->run_delay_ok && k->run_delay_live;
 	if (!b->kq)
 		p->need_migrate = p->need_wakeup = true;
+	/* then the ring on the clock the kernel set at the pick: no clock
+	 * read at a switch between two tasks */
+	b->kclock = b->kq && p->path.task_clock && k->exec_start_ok;
 	/*
 	 * each thread's wait in its task storage where every program that
 	 * touches it has the task as a typed pointer (tp_btf) and the kernel

@@ -106,6 +106,8 @@ struct ss_plan_blame {
 	bool task_storage; /* waits in task local storage, else by tid */
 	bool kq; /* waits from the kernel's sched_info.run_delay, else
 		  * timed from sched_wakeup (blame.bpf.h SS_BLAME_KQ) */
+	bool kclock; /* kq, and the ring's slices on the kernel's clock
+		      * (se.exec_start), else on the window */
 };
 
 /* --offcpu, and the spans --wakers and --stacks use (feat_offcpu.c). */

@@ -193,6 +193,8 @@ static void blame_off_cflags(struct out *w, const struct ss_plan *p)
 		def(w, "SS_NR_CPUS", p->k.ncpus_possible);
 		if (b->kq) {
 			def(w, "SS_BLAME_KQ", 1);
+			if (b->kclock)
+				def(w, "SS_TASK_EXEC_START", p->k.exec_start);
 		} else {
 			def(w, "SS_NEED_MIGRATE", 1);
 			def(w, "SS_NEED_WAKEUP", 1);

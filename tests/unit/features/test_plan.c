@@ -51,6 +51,9 @@ static void k_btf(struct ss_kfacts *k, const struct offs *f)
 	k->kclock = k->ksum = true;
 	k->policy = f->policy;
 	k->sum_exec = f->sum_exec;
+	/* sched_entity: exec_start just before sum_exec_runtime, 5.10-6.18 */
+	k->exec_start_ok = true;
+	k->exec_start = f->sum_exec - 8;
 	k->prev_sum_exec = f->prev_sum_exec;
 	k->run_delay_ok = k->run_delay_live = k->flags_ok = true;
 	k->run_delay = f->run_delay;
@@ -401,6 +404,9 @@ static void check_rules(const char *what, const struct ss_plan *p,
 		     "%s: need wakeup", what);
 	cr_assert_eq(p->need_migrate, o->blame && !p->blame.kq,
 		     "%s: need migrate", what);
+	cr_assert_eq(p->blame.kclock,
+		     p->blame.kq && pa->task_clock && k->exec_start_ok,
+		     "%s: blame kclock", what);
 	/* one accumulator map per interval parity, except --trace */
 	cr_assert_eq(p->rows.accum_gens, !o->trace, "%s: accum gens", what);
 	/* rows keyed by start time need BTF; the row cache needs those */
@@ -447,6 +453,8 @@ static void check_rules(const char *what, const struct ss_plan *p,
 		     p->blame.task_storage, "%s: storage cflag", what);
 	cr_assert_eq(cflag(c, "SS_BLAME_KQ", NULL), p->blame.kq,
 		     "%s: SS_BLAME_KQ", what);
+	cr_assert_eq(cflag(c, "SS_TASK_EXEC_START", NULL), p->blame.kclock,
+		     "%s: SS_TASK_EXEC_START", what);
 	cr_assert_eq(cflag(c, "SS_OFFCPU", NULL), p->off.on, "%s: SS_OFFCPU",
 		     what);
 	cr_assert_eq(cflag(c, "SS_WAKERS", NULL), o->wakers, "%s: SS_WAKERS",
