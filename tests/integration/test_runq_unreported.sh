@@ -5,8 +5,9 @@
 #
 # The kernel runs no sched_switch programs for some switches (on this VM:
 # those of tasks it hides from tracing, a few a second); switchstat finds
-# them at sched_exit_tp, and --blame ends the wait of the task arriving
-# there.  --hist runq did not: that wait was dropped at the task's next
+# them at sched_exit_tp, and --blame timed from sched_wakeup ends the
+# wait of the task arriving there.  --hist runq did not: that wait was
+# dropped at the task's next
 # switch-out, so the histogram held perf's count of waits (perf misses
 # those switch-ins too) and not the kernel's.
 #
