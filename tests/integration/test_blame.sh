@@ -162,7 +162,7 @@ check_within "pinned: nice-0 hog's part of the hogs' blame vs its CPU share (ppm
 # task storage in tracing programs or without tp_btf (where every wait is
 # in task local storage: -v says which)
 SWITCHSTAT_TEST=exit_tp_now,no_task_storage measure hashed "$VICTIM" "$H0" "$H5" -- -p "$VICTIM" -v
-grep -q "waits: hash by thread id" "$T/hashed.err" ||
+grep -q -- "--blame waits: .*hash by thread id" "$T/hashed.err" ||
 	fail "SWITCHSTAT_TEST=no_task_storage: waits not in the hash"
 check_within "pinned, waits by tid: victim's blamed delay vs run_delay" \
 	"$(blame_sum "$T/hashed.out" victim_pid "$VICTIM")" "$((RD1 - RD0))" 2
