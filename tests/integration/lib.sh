@@ -560,3 +560,24 @@ run_gated() {
 	fi
 	stop_tool
 }
+
+# cpu1_is STATE: wait until the kernel reports CPU 1 (hotplug_setup's
+# ONLINE) online (1) or offline (0); polled every 10 ms, so a test can act
+# right after the change, before a uevent of it is handled
+cpu1_is() {
+	local end=$((SECONDS + SS_HANG_S))
+	until [ "$(cat "$ONLINE")" = "$1" ]; do
+		[ "$SECONDS" -lt "$end" ] || fail "hang: CPU 1 online = $1 not within SS_HANG_S=$SS_HANG_S s"
+		sleep 0.01
+	done
+}
+
+# cpu1_offline_for S: take CPU 1 offline, keep it offline S seconds once
+# the kernel says so, bring it back; returns once it is online again
+cpu1_offline_for() {
+	echo 0 >"$ONLINE" || fail "cannot take CPU 1 offline"
+	cpu1_is 0
+	sleep "$1"
+	echo 1 >"$ONLINE" || fail "cannot bring CPU 1 back online"
+	cpu1_is 1
+}
