@@ -360,7 +360,7 @@ run_target() {
 	# will not recover: end it now, not at the limit
 	local lockup=""
 	while kill -0 "$QPID" 2>/dev/null; do
-		sleep 5
+		sleep 1
 		lockup=$(grep -aoE 'soft lockup - CPU#[0-9]+ stuck for ([6-9][0-9]|[0-9]{3,})s' \
 			"$cons" | head -1) || true
 		if [ -n "$lockup" ]; then
