@@ -14,9 +14,11 @@ ARTIFACTS=${SS_ARTIFACTS:-/tmp/switchstat-artifacts}
 BG_PIDS=()
 
 cleanup() {
+	# children first: once a parent is gone, its children are init's and
+	# pkill -P no longer finds them
 	for p in "${BG_PIDS[@]}"; do
-		kill -KILL "$p" 2>/dev/null
 		pkill -KILL -P "$p" 2>/dev/null
+		kill -KILL "$p" 2>/dev/null
 	done
 	wait 2>/dev/null
 	rm -rf "$T"
