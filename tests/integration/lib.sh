@@ -260,15 +260,8 @@ pipe_rtt_ns() {
 # stop the threads first.  perf_stop: ends it, and FILE has the counts.
 # task_clock_ns FILE TID: TID's task-clock in FILE, ns.
 perf_start() {
-	local p n i
-	PERF=""
-	for p in perf $(cd /usr/bin && ls perf_* 2>/dev/null | sort -rV); do
-		if command -v "$p" >/dev/null && "$p" stat -e task-clock true >/dev/null 2>&1; then
-			PERF=$p
-			break
-		fi
-	done
-	[ -n "$PERF" ] || skip "needs a working perf (linux-perf)"
+	local n
+	find_perf
 	"$PERF" stat -e task-clock --per-thread -t "$1" -x, -o "$2" &
 	PERF_PID=$!
 	BG_PIDS+=("$PERF_PID")
@@ -582,4 +575,18 @@ cpu1_offline_for() {
 	sleep "$1"
 	echo 1 >"$ONLINE" || fail "cannot bring CPU 1 back online"
 	cpu1_is 1
+}
+
+# find_perf [WHY]: PERF, the first perf (or Debian's perf_VERSION) that
+# counts task-clock here; skips (77) the test when none does, naming WHY
+find_perf() {
+	local p
+	PERF=""
+	for p in perf $(cd /usr/bin && ls perf_* 2>/dev/null | sort -rV); do
+		if command -v "$p" >/dev/null && "$p" stat -e task-clock true >/dev/null 2>&1; then
+			PERF=$p
+			return 0
+		fi
+	done
+	skip "needs a working perf (linux-perf)${1:+ $1}"
 }
