@@ -14,9 +14,11 @@ ARTIFACTS=${SS_ARTIFACTS:-/tmp/switchstat-artifacts}
 BG_PIDS=()
 
 cleanup() {
+	# children first: once a parent is gone, its children are init's and
+	# pkill -P no longer finds them
 	for p in "${BG_PIDS[@]}"; do
-		kill -KILL "$p" 2>/dev/null
 		pkill -KILL -P "$p" 2>/dev/null
+		kill -KILL "$p" 2>/dev/null
 	done
 	wait 2>/dev/null
 	rm -rf "$T"
@@ -559,6 +561,27 @@ run_gated() {
 		scrape "$PORT" >"$T/$name.prom" || fail "$name: scrape"
 	fi
 	stop_tool
+}
+
+# cpu1_is STATE: wait until the kernel reports CPU 1 (hotplug_setup's
+# ONLINE) online (1) or offline (0); polled every 10 ms, so a test can act
+# right after the change, before a uevent of it is handled
+cpu1_is() {
+	local end=$((SECONDS + SS_HANG_S))
+	until [ "$(cat "$ONLINE")" = "$1" ]; do
+		[ "$SECONDS" -lt "$end" ] || fail "hang: CPU 1 online = $1 not within SS_HANG_S=$SS_HANG_S s"
+		sleep 0.01
+	done
+}
+
+# cpu1_offline_for S: take CPU 1 offline, keep it offline S seconds once
+# the kernel says so, bring it back; returns once it is online again
+cpu1_offline_for() {
+	echo 0 >"$ONLINE" || fail "cannot take CPU 1 offline"
+	cpu1_is 0
+	sleep "$1"
+	echo 1 >"$ONLINE" || fail "cannot bring CPU 1 back online"
+	cpu1_is 1
 }
 
 # threads_parked PID: every thread of PID but the main one blocks for good
