@@ -590,3 +590,14 @@ find_perf() {
 	done
 	skip "needs a working perf (linux-perf)${1:+ $1}"
 }
+
+# threads_parked PID: every thread of PID but the main one blocks for good
+# in pause() (wchan __do_sys_pause; rt_sigsuspend where libc's pause() is
+# that): sleepthreads' threads are past their three sleeps
+threads_parked() {
+	local t
+	for t in /proc/"$1"/task/*; do
+		[ "${t##*/}" = "$1" ] && continue
+		grep -qE 'pause|sigsuspend' "$t/wchan" 2>/dev/null || return 1
+	done
+}
