@@ -388,6 +388,7 @@ static __always_inline void ss_off_leave(void *ctx, struct ss_cpu *cpu,
 		if (t) {
 			ss_off_close_unseen(cpu, t, tid, now);
 			t->since = 0;
+			t->stk_ann = 0; /* its tid may come back as another's */
 			t->dead =
 				1; /* the host reads it once more, then deletes */
 		}
