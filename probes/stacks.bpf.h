@@ -158,16 +158,24 @@ static __always_inline int ss_stk_cur_user(void *ctx)
 	return ss_stk_user(ctx, bpf_get_current_pid_tgid() >> 32, NULL);
 }
 
-/* At @t's switch-out (current task, @ctx the tracepoint's): its stacks. */
+/*
+ * At @t's switch-out (current task, @ctx the tracepoint's): its stacks.
+ * t->comm is its row's name, just read (offcpu.bpf.h ss_off_leave).
+ */
 static __always_inline void ss_stk_leave(void *ctx, struct ss_off_task *t,
 					 __u32 tgid)
 {
 	t->kstack = ss_stk_kernel(ctx);
 	t->ustack = ss_stk_user(ctx, tgid, &t->stk_ann);
 	t->stk_tgid = tgid;
-	/* a process's stacks carry its name, its leader's (-L: the thread's) */
-	ss_ident_name(t->stk_comm, tgid, (__u32)bpf_get_current_pid_tgid(),
-		      SS_STACKS_PER_THREAD);
+	/* a process's stacks carry its name, its leader's (-L: the thread's):
+	 * the row's, whose -L is the same */
+	if (SS_STACKS_PER_THREAD == SS_PER_THREAD)
+		__builtin_memcpy(t->stk_comm, t->comm, SS_COMM_LEN);
+	else
+		ss_ident_name(t->stk_comm, tgid,
+			      (__u32)bpf_get_current_pid_tgid(),
+			      SS_STACKS_PER_THREAD);
 }
 
 /* At thread @tid's switch-in: add the span's @ns to its stacks. */
