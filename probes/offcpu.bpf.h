@@ -370,15 +370,16 @@ static __always_inline void ss_off_overlap(struct ss_cpu *cpu,
 }
 
 /*
- * The current task (tgid, tid; in cgroup @cg) leaves the CPU at @now for
+ * The current task (tgid, tid; in cgroup @cg; @task as SS_CUR_TASK()
+ * gives it, or sched_switch's typed prev) leaves the CPU at @now for
  * @reason; @gap ns of its last window (ss_off_gap) go to its row as
  * runnable, in the interval @cpu charges; @over ns (ss_off_over) of the
  * span that window began with are taken back from it.
  */
 static __always_inline void ss_off_leave(void *ctx, struct ss_cpu *cpu,
 					 __u64 now, __u32 tgid, __u32 tid,
-					 __u64 cg, __u32 reason, __u64 gap,
-					 __u64 over)
+					 __u64 cg, __u64 task, __u32 reason,
+					 __u64 gap, __u64 over)
 {
 	struct ss_off_task *t;
 
@@ -415,7 +416,11 @@ static __always_inline void ss_off_leave(void *ctx, struct ss_cpu *cpu,
 
 	ss_ident_key(&t->key, tgid, tid, cg, &leader);
 	t->cgroup_id = cg;
-	ss_ident_comm(t->comm, tgid, tid, leader);
+	/* the row's name: the leader's, else its own read in place (@task) */
+	if (!SS_PER_THREAD && tid != tgid && leader)
+		ss_ident_comm(t->comm, tgid, tid, leader);
+	else
+		ss_ident_cur_comm_of(t->comm, task);
 	t->reason = reason;
 	t->dead = 0;
 	SS_STACKS_LEAVE(ctx, t, tgid);
@@ -460,15 +465,16 @@ static __always_inline void ss_off_switch(void *ctx, struct ss_cpu *cpu,
 	__u64 now = sw->now;
 	__u64 cg =
 		SS_ROW_CACHE_BITS ? sw->cgroup_id : bpf_get_current_cgroup_id();
+	__u64 task = SS_TP_BTF ? sw->task : SS_CUR_TASK();
 
 #if SS_RAW_TP
-	ss_off_leave(ctx, cpu, now, sw->tgid, sw->tid, cg,
+	ss_off_leave(ctx, cpu, now, sw->tgid, sw->tid, cg, task,
 		     ss_off_reason_raw(sw->preempt, sw->raw_state),
 		     ss_off_gap(cpu, now), ss_off_over(cpu, now));
 	ss_off_arrive(cpu, now, ss_arg_task_pid(sw->next));
 	SS_OFF_GAP_START(cpu, now);
 #else
-	ss_off_leave(ctx, cpu, now, sw->tgid, sw->tid, cg,
+	ss_off_leave(ctx, cpu, now, sw->tgid, sw->tid, cg, task,
 		     ss_off_reason_tp(sw->prev_state), 0, 0);
 	ss_off_arrive(cpu, now, sw->next_tid);
 #endif
