@@ -52,7 +52,7 @@ static void k_btf(struct ss_kfacts *k, const struct offs *f)
 	k->policy = f->policy;
 	k->sum_exec = f->sum_exec;
 	k->prev_sum_exec = f->prev_sum_exec;
-	k->run_delay_ok = k->flags_ok = true;
+	k->run_delay_ok = k->run_delay_live = k->flags_ok = true;
 	k->run_delay = f->run_delay;
 	k->flags = f->flags;
 	k->iowait = true;
@@ -286,7 +286,8 @@ static void check_rules(const char *what, const struct ss_plan *p,
 	bool raw_possible = k->btf && !k->raw_missing && !k->task_err &&
 			    (k->switch_nargs == 4 ||
 			     (k->switch_nargs == 3 && !k->state_err));
-	bool whole = p->ctr.nr || o->hist || o->trace || o->blame ||
+	bool whole = p->ctr.nr || o->hist || o->trace ||
+		     (o->blame && !p->blame.kq) ||
 		     (o->memory && k->opened.faults) || o->offcpu ||
 		     o->wakers || o->stacks;
 	bool waits = o->hist & (SS_HIST_OFFCPU | SS_HIST_RUNQ);
@@ -338,8 +339,17 @@ static void check_rules(const char *what, const struct ss_plan *p,
 		     waits || (o->memory && k->tp_mem[SS_MEM_K_RECLAIM]) ||
 			     (o->blame && !p->blame.task_storage),
 		     "%s: need exit", what);
-	cr_assert_eq(p->need_wakeup, (o->hist & SS_HIST_RUNQ) || o->blame,
+	/* --blame times waits from sched_wakeup only where the kernel's
+	 * run_delay cannot be read in place */
+	cr_assert_eq(p->blame.kq,
+		     o->blame && pa->mode.tp_btf && k->run_delay_ok &&
+			     k->run_delay_live,
+		     "%s: blame kq", what);
+	cr_assert_eq(p->need_wakeup,
+		     (o->hist & SS_HIST_RUNQ) || (o->blame && !p->blame.kq),
 		     "%s: need wakeup", what);
+	cr_assert_eq(p->need_migrate, o->blame && !p->blame.kq,
+		     "%s: need migrate", what);
 	/* one accumulator map per interval parity, except --trace */
 	cr_assert_eq(p->rows.accum_gens, !o->trace, "%s: accum gens", what);
 	/* rows keyed by start time need BTF; the row cache needs those */
@@ -384,6 +394,8 @@ static void check_rules(const char *what, const struct ss_plan *p,
 		     "%s: SS_NEED_WAKEUP", what);
 	cr_assert_eq(cflag(c, "SS_BLAME_TASK_STORAGE", NULL),
 		     p->blame.task_storage, "%s: storage cflag", what);
+	cr_assert_eq(cflag(c, "SS_BLAME_KQ", NULL), p->blame.kq,
+		     "%s: SS_BLAME_KQ", what);
 	cr_assert_eq(cflag(c, "SS_OFFCPU", NULL), p->off.on, "%s: SS_OFFCPU",
 		     what);
 	cr_assert_eq(cflag(c, "SS_WAKERS", NULL), o->wakers, "%s: SS_WAKERS",
@@ -509,8 +521,13 @@ Test(plan, exit_tp_when)
 	cr_assert_eq(plan_for(&kernels[4], "--blame", &p, &o, &k, &t, &c, err,
 			      sizeof(err)),
 		     0);
-	cr_assert(p.path.exit_tp_prog && !p.path.exit_tp_now);
+	/* --blame on the kernel's run_delay: the kernel's clock fills in */
+	cr_assert(p.blame.kq && !p.path.exit_tp_prog);
 	cr_assert(p.blame.task_storage && p.path.mode.keep_btf);
+	cr_assert_eq(plan_for(&kernels[4], "--hist oncpu", &p, &o, &k, &t, &c,
+			      err, sizeof(err)),
+		     0);
+	cr_assert(p.path.exit_tp_prog && !p.path.exit_tp_now);
 	cr_assert_eq(plan_for(&kernels[4], "--trace", &p, &o, &k, &t, &c, err,
 			      sizeof(err)),
 		     0);
