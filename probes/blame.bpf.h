@@ -21,6 +21,17 @@
  * before the move, walked later in the old CPU's ring; a second move
  * makes the first part unknown.  So a victim's sum is its whole measured
  * wait.
+ *
+ * SS_BLAME_KQ (tp_btf, where the kernel keeps sched_info): no wakeup or
+ * move programs.  A wait's length is the kernel's own, the growth of the
+ * thread's sched_info.run_delay (the run queue's clock: stamped at the
+ * enqueue, added at the switch-in, just after sched_switch) from its
+ * switch-in to its next switch-out, placed to end at the switch-in on this
+ * CPU's ring.  The thread's run_delay when its waits were last charged is
+ * kept (its task storage, or the hash by tid): growth before the
+ * switch-in that no charge took (the part of a wait before a move to
+ * another CPU, a wait ended by a switch the kernel did not report) is
+ * (unknown).  So a victim's sum is its run_delay growth.
  */
 #ifndef SWITCHSTAT_BLAME_BPF_H
 #define SWITCHSTAT_BLAME_BPF_H
@@ -72,6 +83,23 @@ struct ss_blame_wait {
 	__u32 seg_cpu;
 };
 
+#ifndef SS_BLAME_KQ
+#define SS_BLAME_KQ 0
+#endif
+#if SS_BLAME_KQ && !(SS_TP_BTF && defined(SS_TASK_RUN_DELAY))
+#error "SS_BLAME_KQ needs SS_TP_BTF and SS_TASK_RUN_DELAY"
+#endif
+
+#if SS_BLAME_KQ
+/* SS_BLAME_KQ: a thread's run_delay when its waits were last charged */
+struct ss_blame_base {
+	__u64 rd;
+};
+typedef struct ss_blame_base ss_blame_tval;
+#else
+typedef struct ss_blame_wait ss_blame_tval;
+#endif
+
 #ifndef SS_BLAME_CACHE
 #define SS_BLAME_CACHE 2 /* pairs cached per CPU (a power of two) */
 #endif
@@ -90,6 +118,7 @@ struct ss_blame_cpu {
 	/* the wait of the task switched in last, charged at its next event */
 	struct ss_blame_wait pend;
 	__u64 pend_until;
+	__u64 pend_rd; /* SS_BLAME_KQ: its run_delay at the switch-in */
 	__u32 pend_tid; /* 0: nothing pending */
 	__u32 pad;
 	/* a wait being charged now, by the tail-called ss_blame_flush_* */
@@ -133,17 +162,16 @@ BPF_ARRAY(blame_cpu, struct ss_blame_cpu, SS_NR_CPUS);
  * NULL (the kernel refuses one nested in another on this CPU) leaves the
  * wait unseen: charged as (unknown) or not at all, never to a culprit.
  */
-BPF_TASK_STORAGE(blame_wait, struct ss_blame_wait);
+BPF_TASK_STORAGE(blame_wait, ss_blame_tval);
 
 /* @task's wait entry (@task: a typed task pointer), or NULL */
-static __always_inline struct ss_blame_wait *ss_blame_wait_get(__u32 tid,
-							       __u64 task)
+static __always_inline ss_blame_tval *ss_blame_wait_get(__u32 tid, __u64 task)
 {
 	return blame_wait.task_storage_get((void *)task, 0, 0);
 }
 
 /* ... made when missing */
-static __always_inline struct ss_blame_wait *ss_blame_wait_make(__u64 task)
+static __always_inline ss_blame_tval *ss_blame_wait_make(__u64 task)
 {
 	return blame_wait.task_storage_get((void *)task, 0,
 					   BPF_LOCAL_STORAGE_GET_F_CREATE);
@@ -159,11 +187,10 @@ static __always_inline struct ss_blame_wait *ss_blame_wait_make(__u64 task)
  * wakeup, move, switch-out and switch-in are serialized by the kernel's
  * run queue and pi locks).
  */
-BPF_HASH(blame_wait, __u32, struct ss_blame_wait, SS_MAP_ENTRIES);
+BPF_HASH(blame_wait, __u32, ss_blame_tval, SS_MAP_ENTRIES);
 
 /* @tid's wait entry, or NULL (@task: unused here) */
-static __always_inline struct ss_blame_wait *ss_blame_wait_get(__u32 tid,
-							       __u64 task)
+static __always_inline ss_blame_tval *ss_blame_wait_get(__u32 tid, __u64 task)
 {
 	return blame_wait.lookup(&tid);
 }
@@ -174,17 +201,17 @@ static __always_inline struct ss_blame_wait *ss_blame_wait_get(__u32 tid,
  * thread as a typed pointer (task storage; 0 on the hash path).
  */
 static __always_inline void ss_blame_wait_set(__u32 tid, __u64 task,
-					      struct ss_blame_wait *w)
+					      ss_blame_tval *w)
 {
 #if SS_BLAME_TASK_STORAGE
-	struct ss_blame_wait *e = task ? ss_blame_wait_make(task) : NULL;
+	ss_blame_tval *e = task ? ss_blame_wait_make(task) : NULL;
 
 	if (e)
 		*e = *w;
 	else
 		stat_add(SS_STAT_DROPS, 1);
 #else
-	struct ss_blame_wait *e = blame_wait.lookup(&tid);
+	ss_blame_tval *e = blame_wait.lookup(&tid);
 
 	if (e)
 		*e = *w;
@@ -520,6 +547,7 @@ static __always_inline void ss_blame_push(struct ss_blame_cpu *bc, __u64 start,
 	bc->pushed++;
 }
 
+#if !SS_BLAME_KQ
 /*
  * next_tid arrives on this CPU at now: its wait ends there.  It is staged
  * and charged at the thread's next switch or checkpoint, when it is the
@@ -541,6 +569,61 @@ static __always_inline void ss_blame_arrive(struct ss_blame_cpu *bc, __u64 now,
 	bc->pend_tid = next_tid;
 	w->since = 0;
 }
+#endif
+
+#if SS_BLAME_KQ
+/*
+ * SS_BLAME_KQ: at sched_switch, the current task (tgid, tid; @task, typed)
+ * leaves CPU cpu_id.  If it is the task switched in last here (pending in
+ * bc), its wait is its run_delay growth since then: staged for the
+ * tail-called flush, ending at its switch-in, with the growth before it
+ * that no charge took as (unknown).  @selected: it passes the
+ * -p/-t/--cgroup filters.  @seen 0: it arrived again by a switch the
+ * kernel did not report (the slice ending has no known start), so part of
+ * the growth ended there, behind a task not seen: all of it (unknown).
+ */
+static __always_inline void ss_blame_stage_kq(struct ss_blame_cpu *bc,
+					      __u32 cpu_id, __u32 tgid,
+					      __u32 tid, __u64 task,
+					      int selected, int seen)
+{
+	__u32 pend_tid = bc->pend_tid;
+	__u64 rd, rd0 = bc->pend_rd, until = bc->pend_until, len, unk = 0;
+	ss_blame_tval *b;
+
+	bc->pend_tid = 0;
+	if (!pend_tid || pend_tid != tid || !selected || !task)
+		return;
+	rd = *(__u64 *)(task + SS_TASK_RUN_DELAY);
+	len = rd > rd0 ? rd - rd0 : 0;
+	b = ss_blame_wait_get(tid, task);
+	if (b) {
+		unk = rd0 > b->rd ? rd0 - b->rd : 0;
+		b->rd = rd;
+	} else { /* its first: what it waited before is not ours */
+		ss_blame_tval n = { .rd = rd };
+
+		ss_blame_wait_set(tid, task, &n);
+	}
+	if (!seen) {
+		unk += len;
+		len = 0;
+	}
+	if (len > until)
+		len = until;
+	if (!len && !unk)
+		return;
+	bc->flush.since = until - len;
+	bc->flush.seg_since = 0;
+	bc->flush.seg_until = 0;
+	bc->flush.unknown_ns = unk;
+	bc->flush.cpu = cpu_id;
+	bc->flush.seg_cpu = 0;
+	bc->flush_until = until;
+	bc->flush_tgid = tgid;
+	bc->flush_tid = tid;
+}
+#endif
 
 /*
  * At sched_switch @sw, or a checkpoint (sw->at_switch 0, next_tid ==
@@ -561,6 +644,39 @@ static __always_inline void ss_blame_switch(const struct ss_switch_ctx *sw)
 
 	if (!bc)
 		return;
+#if SS_BLAME_KQ
+	/*
+	 * A checkpoint leaves the wait pending, for the task's switch-out:
+	 * its run_delay is read in place from the switch's typed prev
+	 */
+	__u64 last = sw->last;
+
+	if (sw->at_switch)
+		ss_blame_stage_kq(bc, cpu_id, tgid, tid, task,
+				  tid != 0 && selected, last != 0);
+#if SS_TASK_CLOCK
+	/*
+	 * The slice of a task that arrived by a switch the kernel did not
+	 * report: its start from the kernel's clock of it since it was
+	 * picked (ss_tslice_next's k_ns, fair class), so no program is
+	 * needed at every __schedule (sched_exit_tp) for it
+	 */
+	if (!last && tid) {
+		__u32 zero = 0;
+		struct ss_cpu *c = cpu_state.lookup(&zero);
+
+		if (c && c->k_charge && c->k_ns < now)
+			last = now - c->k_ns;
+	}
+#endif
+	ss_blame_push(bc, last, now, tgid, tid, task);
+	if (!sw->at_switch)
+		return;
+	/* next's wait is added to its run_delay just after this */
+	bc->pend_tid = next_tid;
+	bc->pend_until = now;
+	bc->pend_rd = next_tid ? *(__u64 *)(sw->next + SS_TASK_RUN_DELAY) : 0;
+#else
 	ss_blame_stage(bc, tgid, tid, tid != 0 && selected);
 	ss_blame_push(bc, sw->last, now, tgid, tid, task);
 	if (!sw->at_switch)
@@ -583,6 +699,7 @@ static __always_inline void ss_blame_switch(const struct ss_switch_ctx *sw)
 		}
 	}
 	ss_blame_arrive(bc, now, next_tid, next_task);
+#endif
 	/*
 	 * A switch to idle from a kernel thread, as a CPU's last before it
 	 * goes offline (task.bpf.h ss_current_kthread), where the edge does
@@ -620,13 +737,20 @@ static __always_inline void ss_blame_unreported(const struct ss_switch_ctx *sw)
 	__u32 cpu_id = bpf_get_smp_processor_id();
 	struct ss_blame_cpu *bc = blame_cpu.lookup(&cpu_id);
 
-	if (bc)
-		ss_blame_arrive(bc, sw->now, sw->tid,
-				SS_BLAME_TASK_STORAGE
-					? (__u64)bpf_get_current_task_btf()
-					: 0);
+	if (!bc)
+		return;
+#if SS_BLAME_KQ
+	/* its wait is in its run_delay already: (unknown) at its next
+	 * charge */
+	bc->pend_tid = 0;
+#else
+	ss_blame_arrive(
+		bc, sw->now, sw->tid,
+		SS_BLAME_TASK_STORAGE ? (__u64)bpf_get_current_task_btf() : 0);
+#endif
 }
 
+#if !SS_BLAME_KQ
 /*
  * A thread is woken onto target CPU cpu_id's run queue: it waits now.
  * @task: it, typed (task storage; else 0).
@@ -669,6 +793,8 @@ static __always_inline void ss_blame_migrate(__u32 tid, __u32 orig, __u32 dest,
 	w->cpu = dest;
 }
 
+#endif
+
 /* A thread exited: drop its wait (task storage goes with the task). */
 static __always_inline void ss_blame_exit(__u32 tid)
 {
@@ -677,8 +803,19 @@ static __always_inline void ss_blame_exit(__u32 tid)
 #endif
 }
 
+#if SS_BLAME_KQ
+#define SS_BLAME_WAKEUP(pid, cpu_id, task) \
+	do {                               \
+	} while (0)
+#define SS_BLAME_MIGRATE(tid, orig, dest, task) \
+	do {                                    \
+	} while (0)
+#else
 /* @task: the thread, typed (tp_btf), else 0 */
 #define SS_BLAME_WAKEUP(pid, cpu_id, task) ss_blame_wakeup(pid, cpu_id, task)
+#define SS_BLAME_MIGRATE(tid, orig, dest, task) \
+	ss_blame_migrate(tid, orig, dest, task)
+#endif
 
 /*
  * At the very end of the switch (@ck 0) or checkpoint (@ck 1) program: a
@@ -702,8 +839,6 @@ static __always_inline void ss_blame_tail(void *ctx, int ck)
 
 #define SS_BLAME_TAIL(ctx, ck) ss_blame_tail(ctx, ck)
 #define SS_BLAME_EXIT(tid) ss_blame_exit(tid)
-#define SS_BLAME_MIGRATE(tid, orig, dest, task) \
-	ss_blame_migrate(tid, orig, dest, task)
 #else
 static __always_inline void ss_blame_switch(const struct ss_switch_ctx *sw)
 {

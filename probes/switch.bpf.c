@@ -50,9 +50,16 @@
 #define SS_NOW_EVERY_SWITCH 0
 #endif
 
-/* the features whose switch work runs in stages of its own (below) */
+/*
+ * The features whose switch work runs in stages of its own (below), when
+ * two or more of them are on: one alone stays inline, without a context
+ * copy and a tail call per switch, and is verified as one feature.
+ * --stacks with --wakers keeps its stage: inline, the switch program's
+ * frame would pass the 512 bytes of BPF stack (clang refuses it).
+ */
 #define SS_STAGE_HIST_ON (SS_HIST_ONCPU || SS_HIST_WAITS || SS_HIST_OFFSTATE)
-#if !SS_TRACE && (SS_STAGE_HIST_ON || SS_BLAME || SS_OFFCPU)
+#if !SS_TRACE && (!!SS_STAGE_HIST_ON + !!SS_BLAME + !!SS_OFFCPU >= 2 || \
+		  SS_STACKS_WAKERS)
 #define SS_SW_STAGES 1
 #else
 #define SS_SW_STAGES 0

@@ -203,6 +203,26 @@ static bool kernel_has_atomic_or(void)
 	return maj > 5 || (maj == 5 && min >= 12);
 }
 
+/*
+ * Whether the kernel keeps sched_info: /proc/self/schedstat's third field
+ * (switch-ins after a wait) is above 0.  CONFIG_SCHED_INFO compiles the
+ * fields in; before 5.14 they are kept only with schedstats or delay
+ * accounting on.
+ */
+static bool sched_info_live(void)
+{
+	unsigned long long run, delay, count = 0;
+	FILE *f = fopen("/proc/self/schedstat", "re");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fscanf(f, "%llu %llu %llu", &run, &delay, &count) == 3 &&
+	     count > 0;
+	fclose(f);
+	return ok;
+}
+
 /* ss_kfacts_probe - see kfacts.h */
 void ss_kfacts_probe(struct ss_kfacts *k, const struct ss_opts *o)
 {
@@ -233,6 +253,7 @@ void ss_kfacts_probe(struct ss_kfacts *k, const struct ss_opts *o)
 	task_facts(k, btf);
 	clock_facts(k, btf);
 	misc_facts(k, btf);
+	k->run_delay_live = k->run_delay_ok && sched_info_live();
 	/* typed arguments, read in place (tp_btf.h) */
 	k->tp_btf = ss_tp_btf_available("sched_switch");
 	/* direct reads of the current task */

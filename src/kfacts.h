@@ -79,6 +79,7 @@ struct ss_kfacts {
 	unsigned int se_cfs_rq, cfs_rq_rq, rq_steal, rq_irq;
 	bool run_delay_ok; /* sched_info.run_delay (8) */
 	unsigned int run_delay;
+	bool run_delay_live; /* run_delay kept: our own schedstat's pcount > 0 */
 	bool flags_ok; /* flags (4), PF_KTHREAD */
 	unsigned int flags;
 	bool iowait; /* in_iowait's bit (little-endian builds only) */

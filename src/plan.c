@@ -251,7 +251,15 @@ static int decide_blame(struct ss_plan *p, const struct ss_opts *o,
 	b->by = o->per_cgroup ? 2 : o->per_thread ? 1 : 0;
 	b->ring = BLAME_RING;
 	b->entries = BLAME_ENTRIES;
-	p->need_migrate = p->need_wakeup = true;
+	/*
+	 * each wait's length from the kernel's run_delay, read in place from
+	 * sched_switch's typed tasks, where the kernel keeps it: no program
+	 * at wakeups and moves.  Else timed from sched_wakeup, followed
+	 * across CPUs by sched_migrate_task.
+	 */
+	b->kq = p->path.mode.tp_btf && k->run_delay_ok && k->run_delay_live;
+	if (!b->kq)
+		p->need_migrate = p->need_wakeup = true;
 	/*
 	 * each thread's wait in its task storage where every program that
 	 * touches it has the task as a typed pointer (tp_btf) and the kernel
@@ -313,8 +321,10 @@ static void decide_exit_tp(struct ss_plan *p, const struct ss_opts *o,
 	struct ss_plan_path *pa = &p->path;
 	bool forced = seam(t, SS_SEAM_EXIT_TP);
 
+	/* --blame on the kernel's run_delay fills in from its clock */
 	pa->whole_slices = p->ctr.nr || p->hist.kinds || p->x.trace ||
-			   p->blame.on || p->mem.faults || p->off.on;
+			   (p->blame.on && !p->blame.kq) || p->mem.faults ||
+			   p->off.on;
 	pa->exit_tp_prog = pa->mode.raw_sched && pa->exit_tp_avail &&
 			   (pa->whole_slices || !pa->kclock || forced);
 	pa->exit_tp_now = pa->exit_tp_prog &&

@@ -104,6 +104,8 @@ struct ss_plan_blame {
 	int by; /* 0 process, 1 thread, 2 cgroup */
 	uint32_t ring, entries; /* slices per CPU, pairs per interval */
 	bool task_storage; /* waits in task local storage, else by tid */
+	bool kq; /* waits from the kernel's sched_info.run_delay, else
+		  * timed from sched_wakeup (blame.bpf.h SS_BLAME_KQ) */
 };
 
 /* --offcpu, and the spans --wakers and --stacks use (feat_offcpu.c). */

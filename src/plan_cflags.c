@@ -191,8 +191,12 @@ static void blame_off_cflags(struct out *w, const struct ss_plan *p)
 		def(w, "SS_BLAME_RING", b->ring);
 		def(w, "SS_BLAME_ENTRIES", b->entries);
 		def(w, "SS_NR_CPUS", p->k.ncpus_possible);
-		def(w, "SS_NEED_MIGRATE", 1);
-		def(w, "SS_NEED_WAKEUP", 1);
+		if (b->kq) {
+			def(w, "SS_BLAME_KQ", 1);
+		} else {
+			def(w, "SS_NEED_MIGRATE", 1);
+			def(w, "SS_NEED_WAKEUP", 1);
+		}
 		if (b->task_storage)
 			def(w, "SS_BLAME_TASK_STORAGE", 1);
 		else

@@ -50,7 +50,9 @@ static int blame_configure(struct ss_app *app, void *st)
 		return 0;
 	ss_emit_init(&bs->e, app->f, app->fmt);
 	if (app->o.verbose)
-		fprintf(stderr, "switchstat: --blame waits: %s\n",
+		fprintf(stderr, "switchstat: --blame waits: %s, %s\n",
+			app->plan->blame.kq ? "the kernel's run_delay"
+					    : "timed from sched_wakeup",
 			app->plan->blame.task_storage ? "task local storage"
 						      : "hash by thread id");
 	return 0;
@@ -115,11 +117,14 @@ static int blame_attach(struct ss_app *app, void *st)
 	    tail(app, "blame_tail_ck", "ss_blame_flush_ck",
 		 BPF_PROG_TYPE_PERF_EVENT))
 		return 1;
-	return (!app->plan->blame.task_storage &&
-		ss_app_attach_sched(app, "sched_process_exit")) ||
-	       ss_app_attach_sched(app, "sched_wakeup") ||
-	       ss_app_attach_sched(app, "sched_wakeup_new") ||
-	       ss_app_attach_sched(app, "sched_migrate_task");
+	if (!app->plan->blame.task_storage &&
+	    ss_app_attach_sched(app, "sched_process_exit"))
+		return 1;
+	/* SS_BLAME_KQ: the waits come from the kernel's run_delay */
+	return !app->plan->blame.kq &&
+	       (ss_app_attach_sched(app, "sched_wakeup") ||
+		ss_app_attach_sched(app, "sched_wakeup_new") ||
+		ss_app_attach_sched(app, "sched_migrate_task"));
 }
 
 /* Read and delete the blame map into bs->rows; returns the count or -errno */
