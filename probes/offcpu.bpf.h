@@ -370,14 +370,16 @@ static __always_inline void ss_off_overlap(struct ss_cpu *cpu,
 }
 
 /*
- * The current task (tgid, tid) leaves the CPU at @now for @reason; @gap
- * ns of its last window (ss_off_gap) go to its row as runnable, in the
- * interval @cpu charges; @over ns (ss_off_over) of the span that window
- * began with are taken back from it.
+ * The current task (tgid, tid; in cgroup @cg; @task as SS_CUR_TASK()
+ * gives it, or sched_switch's typed prev) leaves the CPU at @now for
+ * @reason; @gap ns of its last window (ss_off_gap) go to its row as
+ * runnable, in the interval @cpu charges; @over ns (ss_off_over) of the
+ * span that window began with are taken back from it.
  */
 static __always_inline void ss_off_leave(void *ctx, struct ss_cpu *cpu,
 					 __u64 now, __u32 tgid, __u32 tid,
-					 __u32 reason, __u64 gap, __u64 over)
+					 __u64 cg, __u64 task, __u32 reason,
+					 __u64 gap, __u64 over)
 {
 	struct ss_off_task *t;
 
@@ -388,6 +390,7 @@ static __always_inline void ss_off_leave(void *ctx, struct ss_cpu *cpu,
 		if (t) {
 			ss_off_close_unseen(cpu, t, tid, now);
 			t->since = 0;
+			t->stk_ann = 0; /* its tid may come back as another's */
 			t->dead =
 				1; /* the host reads it once more, then deletes */
 		}
@@ -411,9 +414,13 @@ static __always_inline void ss_off_leave(void *ctx, struct ss_cpu *cpu,
 
 	__u64 leader;
 
-	ss_ident_key(&t->key, tgid, tid, ss_ident_cgroup_id(), &leader);
-	t->cgroup_id = bpf_get_current_cgroup_id();
-	ss_ident_comm(t->comm, tgid, tid, leader);
+	ss_ident_key(&t->key, tgid, tid, cg, &leader);
+	t->cgroup_id = cg;
+	/* the row's name: the leader's, else its own read in place (@task) */
+	if (!SS_PER_THREAD && tid != tgid && leader)
+		ss_ident_comm(t->comm, tgid, tid, leader);
+	else
+		ss_ident_cur_comm_of(t->comm, task);
 	t->reason = reason;
 	t->dead = 0;
 	SS_STACKS_LEAVE(ctx, t, tgid);
@@ -448,21 +455,26 @@ static __always_inline void ss_off_edge(__u64 now)
 
 /*
  * At sched_switch @sw (@ctx the program's, for --stacks; @cpu this CPU's
- * state): prev's span starts, next's ends.
+ * state): prev's span starts, next's ends.  prev's cgroup is the one the
+ * switch read for the row cache (what bpf_get_current_cgroup_id() gives,
+ * without the helper call).
  */
 static __always_inline void ss_off_switch(void *ctx, struct ss_cpu *cpu,
 					  const struct ss_switch_ctx *sw)
 {
 	__u64 now = sw->now;
+	__u64 cg =
+		SS_ROW_CACHE_BITS ? sw->cgroup_id : bpf_get_current_cgroup_id();
+	__u64 task = SS_TP_BTF ? sw->task : SS_CUR_TASK();
 
 #if SS_RAW_TP
-	ss_off_leave(ctx, cpu, now, sw->tgid, sw->tid,
+	ss_off_leave(ctx, cpu, now, sw->tgid, sw->tid, cg, task,
 		     ss_off_reason_raw(sw->preempt, sw->raw_state),
 		     ss_off_gap(cpu, now), ss_off_over(cpu, now));
 	ss_off_arrive(cpu, now, ss_arg_task_pid(sw->next));
 	SS_OFF_GAP_START(cpu, now);
 #else
-	ss_off_leave(ctx, cpu, now, sw->tgid, sw->tid,
+	ss_off_leave(ctx, cpu, now, sw->tgid, sw->tid, cg, task,
 		     ss_off_reason_tp(sw->prev_state), 0, 0);
 	ss_off_arrive(cpu, now, sw->next_tid);
 #endif

@@ -82,12 +82,14 @@ struct ss_off_task {
 	char wk_comm[SS_COMM_LEN];
 	/*
 	 * --stacks: where it blocked, taken at its switch-out (struct
-	 * ss_stack_key's ids), its tgid and row name (identity.bpf.h)
+	 * ss_stack_key's ids), its tgid and row name (identity.bpf.h);
+	 * stk_ann: the process it last found announced to the host (map
+	 * stk_seen; 0: none), so its next stacks skip the lookup
 	 */
 	__s32 kstack;
 	__s32 ustack;
 	__u32 stk_tgid;
-	__u32 stk_pad;
+	__u32 stk_ann;
 	char stk_comm[SS_COMM_LEN];
 	/* --wakers --stacks: the waker's stacks, taken at sched_waking */
 	__s32 wk_kstack;

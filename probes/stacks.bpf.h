@@ -72,23 +72,39 @@ BPF_PERCPU_ARRAY(stack_err, __u64, SS_STKE_MAX);
 BPF_HASH(stk_seen, __u32, __u8, SS_STK_SEEN);
 BPF_PERF_OUTPUT(stk_new);
 
-/* Announce the current process (@tgid; @ctx the tracepoint's), once. */
-static __always_inline void ss_stk_announce(void *ctx, __u32 tgid)
+/*
+ * Announce the current process (@tgid; @ctx the tracepoint's), once.
+ * 1 when it is announced (here or before), 0 when not yet.
+ */
+static __always_inline int ss_stk_announce(void *ctx, __u32 tgid)
 {
 	__u8 one = 1;
 
-	if (stk_seen.lookup(&tgid) || stk_seen.insert(&tgid, &one))
-		return;
-	if (stk_new.perf_submit(ctx, &tgid, sizeof(tgid)))
+	if (stk_seen.lookup(&tgid))
+		return 1;
+	if (stk_seen.insert(&tgid, &one))
+		return 0;
+	if (stk_new.perf_submit(ctx, &tgid, sizeof(tgid))) {
 		stk_seen.delete(&tgid); /* not sent: again next time */
+		return 0;
+	}
+	return 1;
 }
 
-/* A process that execs has a new image: announced again at its next stack. */
+/*
+ * A process that execs has a new image: announced again at its next
+ * stack.  The exec'ing thread (its tid the process's now) forgets it had
+ * announced it; the process's other threads are gone.
+ */
 TRACEPOINT_PROBE(sched, sched_process_exec)
 {
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32, tid = (__u32)id;
+	struct ss_off_task *t = offcpu_task.lookup(&tid);
 
 	stk_seen.delete(&tgid);
+	if (t)
+		t->stk_ann = 0;
 	return 0;
 }
 #endif
@@ -114,15 +130,20 @@ static __always_inline int ss_stk_kernel(void *ctx)
 	return k;
 }
 
-/* The current task's user stack id (@ctx the tracepoint's). */
-static __always_inline int ss_stk_user(void *ctx)
+/*
+ * The current task's user stack id (@ctx the tracepoint's); its process
+ * (@tgid) announced unless *@ann (the thread's stk_ann, or NULL) says it
+ * was, and noted there once it is.
+ */
+static __always_inline int ss_stk_user(void *ctx, __u32 tgid, __u32 *ann)
 {
 	int u = SS_STK_NONE;
 
 #if SS_STACKS_USER
 	u = stack_traces.get_stackid(ctx, BPF_F_USER_STACK);
-	if (u >= 0)
-		ss_stk_announce(ctx, bpf_get_current_pid_tgid() >> 32);
+	if (u >= 0 && (!ann || *ann != tgid) && ss_stk_announce(ctx, tgid) &&
+	    ann)
+		*ann = tgid;
 	if (u < 0)
 		ss_stk_err(u == -EEXIST	  ? SS_STKE_U_EEXIST
 			   : u == -EFAULT ? SS_STKE_U_EFAULT
@@ -131,16 +152,30 @@ static __always_inline int ss_stk_user(void *ctx)
 	return u;
 }
 
-/* At @t's switch-out (current task, @ctx the tracepoint's): its stacks. */
+/* ss_stk_user for the current task, its process looked up */
+static __always_inline int ss_stk_cur_user(void *ctx)
+{
+	return ss_stk_user(ctx, bpf_get_current_pid_tgid() >> 32, NULL);
+}
+
+/*
+ * At @t's switch-out (current task, @ctx the tracepoint's): its stacks.
+ * t->comm is its row's name, just read (offcpu.bpf.h ss_off_leave).
+ */
 static __always_inline void ss_stk_leave(void *ctx, struct ss_off_task *t,
 					 __u32 tgid)
 {
 	t->kstack = ss_stk_kernel(ctx);
-	t->ustack = ss_stk_user(ctx);
+	t->ustack = ss_stk_user(ctx, tgid, &t->stk_ann);
 	t->stk_tgid = tgid;
-	/* a process's stacks carry its name, its leader's (-L: the thread's) */
-	ss_ident_name(t->stk_comm, tgid, (__u32)bpf_get_current_pid_tgid(),
-		      SS_STACKS_PER_THREAD);
+	/* a process's stacks carry its name, its leader's (-L: the thread's):
+	 * the row's, whose -L is the same */
+	if (SS_STACKS_PER_THREAD == SS_PER_THREAD)
+		__builtin_memcpy(t->stk_comm, t->comm, SS_COMM_LEN);
+	else
+		ss_ident_name(t->stk_comm, tgid,
+			      (__u32)bpf_get_current_pid_tgid(),
+			      SS_STACKS_PER_THREAD);
 }
 
 /* At thread @tid's switch-in: add the span's @ns to its stacks. */
@@ -187,10 +222,10 @@ static __always_inline void ss_stk_arrive(__u32 tid, struct ss_off_task *t,
  * stack, and its user stack when a task (@task) woke it (an interrupt's
  * wakeup is not the interrupted task's).
  */
-#define SS_STACKS_WAKING(ctx, t, task)                                    \
-	do {                                                              \
-		(t)->wk_kstack = ss_stk_kernel(ctx);                      \
-		(t)->wk_ustack = (task) ? ss_stk_user(ctx) : SS_STK_NONE; \
+#define SS_STACKS_WAKING(ctx, t, task)                                        \
+	do {                                                                  \
+		(t)->wk_kstack = ss_stk_kernel(ctx);                          \
+		(t)->wk_ustack = (task) ? ss_stk_cur_user(ctx) : SS_STK_NONE; \
 	} while (0)
 #else
 #define SS_STACKS_WAKING(ctx, t, task) \

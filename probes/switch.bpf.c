@@ -52,12 +52,15 @@
 #endif
 
 /*
- * the features whose switch work runs in stages of its own (below); --blame
- * alone runs inline, as with --trace (its part passes the verifier within
- * the switch program: no tail call and no copy of the switch's context)
+ * The features whose switch work runs in stages of its own (below), when
+ * two or more of them are on: one alone stays inline, without a context
+ * copy and a tail call per switch, and is verified as one feature.
+ * --stacks with --wakers keeps its stage: inline, the switch program's
+ * frame would pass the 512 bytes of BPF stack (clang refuses it).
  */
 #define SS_STAGE_HIST_ON (SS_HIST_ONCPU || SS_HIST_WAITS || SS_HIST_OFFSTATE)
-#if !SS_TRACE && (SS_STAGE_HIST_ON || SS_OFFCPU)
+#if !SS_TRACE && (!!SS_STAGE_HIST_ON + !!SS_BLAME + !!SS_OFFCPU >= 2 || \
+		  SS_STACKS_WAKERS)
 #define SS_SW_STAGES 1
 #else
 #define SS_SW_STAGES 0

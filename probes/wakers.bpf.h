@@ -157,7 +157,7 @@ RAW_TRACEPOINT_PROBE(sched_waking)
 	if (kind == SS_WK_TASK) {
 		t->wk_tgid = id >> 32;
 		t->wk_tid = (__u32)id;
-		t->wk_cgroup = bpf_get_current_cgroup_id();
+		t->wk_cgroup = ss_ident_cgroup_id(); /* in place: no helper */
 		/* a process row's name: its leader's (-L: the thread's) */
 		ss_ident_name(t->wk_comm, t->wk_tgid, t->wk_tid, SS_PER_THREAD);
 	} else {

@@ -45,9 +45,12 @@ pkgs=(build-essential cmake pkg-config libbpfcc-dev libbpf-dev bpfcc-tools libmi
 	prometheus curl iproute2 tmux chromium tesseract-ocr)
 [ "$tests" = 1 ] && ! command -v npm >/dev/null && pkgs+=(nodejs npm)
 
+# one dpkg-query for all (apt only for what is missing)
 missing=()
+have=" $(dpkg-query -W -f='${Package}:${Status}\n' "${pkgs[@]}" 2>/dev/null |
+	sed -n 's/:install ok installed$//p' | tr '\n' ' ')"
 for p in "${pkgs[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+	[[ "$have" == *" $p "* ]] || missing+=("$p")
 done
 if [ "${#missing[@]}" -gt 0 ]; then
 	say "installing: ${missing[*]}"
@@ -100,18 +103,23 @@ if [ -z "${BCC_KERNEL_SOURCE:-}" ] && [ ! -d "/lib/modules/$rel/build" ] &&
 	say "  the headers' offsets may be silently wrong."
 fi
 
-# schema validator of deploy/kubernetes, pinned by tests/deploy/package-lock.json
+# schema validator of deploy/kubernetes, pinned by tests/deploy/package-lock.json,
+# and speedscope, the flame graph viewer of test_stacks, pinned by
+# tests/viewer: both at once (npm's cache first, the registry for what it
+# lacks)
+npm_ci=(npm ci --no-audit --no-fund --prefer-offline --prefix)
+deploy_pid=""
 if [ "$tests" = 1 ] && [ ! -d "$here/tests/deploy/node_modules/kubernetes-models" ]; then
 	say "installing the Kubernetes schema validator (npm ci in tests/deploy)"
-	npm ci --prefix "$here/tests/deploy" --no-audit --no-fund >&2
+	"${npm_ci[@]}" "$here/tests/deploy" >&2 &
+	deploy_pid=$!
 fi
-
-# speedscope, the flame graph viewer of test_stacks, pinned by tests/viewer
 if [ "$tests" = 1 ] && [ ! -f "$here/tests/viewer/node_modules/speedscope/dist/release/index.html" ]; then
 	say "installing speedscope (npm ci in tests/viewer)"
-	npm ci --prefix "$here/tests/viewer" --no-audit --no-fund >&2 ||
+	"${npm_ci[@]}" "$here/tests/viewer" >&2 ||
 		say "WARNING: npm ci in tests/viewer failed (offline?): test_stacks skips its viewer check"
 fi
+[ -z "$deploy_pid" ] || wait "$deploy_pid"
 
 if [ "$build" = 1 ]; then
 	bt=-DSWITCHSTAT_TESTS=OFF

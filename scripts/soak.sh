@@ -7,14 +7,15 @@
 #
 # Load: one pipe ping-pong (tests/workloads/pingpong) pinned to each CPU,
 # two tasks per CPU bouncing a byte, i.e. as many context switches as the
-# machine makes; plus a trickle of short processes (forkstorm, 20 a second)
-# so new rows keep appearing and old ones going.  switchstat runs with
+# machine makes; plus a trickle of short processes (forkstorm, PROCS a
+# second, default 20) so new rows keep appearing and old ones going.  switchstat runs with
 # --csv -n 0 (every row printed, so the rows per interval are the entries
 # drained from the accumulator map).
 #
 # Every interval it records: seconds, VmRSS kB, rows drained, entries in
 # each hash map of the tool (bpftool map dump), the tool's CPU time.
-# Verdict after a warm-up (the first quarter of the run, at least 10 s):
+# Verdict after a warm-up (the first quarter of the run, at least 10
+# intervals):
 #   RSS: median of the last quarter - median of the second quarter
 #        <= BOUND kB (default 512; a leak of 1 kB per interval over an hour
 #        is 3.5 MB: run longer to catch smaller leaks)
@@ -22,29 +23,31 @@
 #        second quarter + 64 (they follow the load, which is steady)
 # Prints a table of samples (every 10th) and the verdict with the numbers.
 #
-# Usage: scripts/soak.sh [-t SECONDS] [-i MS] [-g BOUND_KB] [-b SWITCHSTAT]
-#        [-w WORKLOADS_DIR] [-o SAMPLES_CSV]
+# Usage: scripts/soak.sh [-t SECONDS] [-i MS] [-g BOUND_KB] [-f PROCS]
+#        [-b SWITCHSTAT] [-w WORKLOADS_DIR] [-o SAMPLES_CSV]
 # Exit: 0 flat, 1 grew (or the tool died), 2 bad usage, 77 cannot run here.
 set -u
 
 DUR=600
 IV=1000
 BOUND=512
+PROCS=20
 SS=""
 WL=""
 SAMPLES=""
-while getopts "t:i:g:b:w:o:h" c; do
+while getopts "t:i:g:f:b:w:o:h" c; do
 	case $c in
 	t) DUR=$OPTARG ;;
 	i) IV=$OPTARG ;;
 	g) BOUND=$OPTARG ;;
+	f) PROCS=$OPTARG ;;
 	b) SS=$OPTARG ;;
 	w) WL=$OPTARG ;;
 	o) SAMPLES=$OPTARG ;;
-	*) sed -n '3,30p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+	*) sed -n '3,28p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 	esac
 done
-case $DUR$IV$BOUND in *[!0-9]* | "") echo "soak: -t, -i and -g want numbers" >&2; exit 2 ;; esac
+case $DUR$IV$BOUND$PROCS in *[!0-9]* | "") echo "soak: -t, -i, -g and -f want numbers" >&2; exit 2 ;; esac
 [ "$DUR" -ge 20 ] || { echo "soak: -t must be >= 20 s" >&2; exit 2; }
 [ "$IV" -ge 100 ] || { echo "soak: -i must be >= 100 ms" >&2; exit 2; }
 
@@ -79,7 +82,7 @@ for cpu in $(seq 0 $((ncpu - 1))); do
 	taskset -c "$cpu" "$WL/pingpong" "$W/pp$cpu" &
 	PIDS+=($!)
 done
-(while :; do "$WL/forkstorm" 20 1 >/dev/null; sleep 1; done) 2>/dev/null &
+(while :; do "$WL/forkstorm" "$PROCS" 1 >/dev/null; sleep 1; done) 2>/dev/null &
 PIDS+=($!)
 
 "$SS" --csv -n 0 -i "$IV" -d "$((DUR + 2))" >"$W/out" 2>"$W/err" &
@@ -104,7 +107,7 @@ hash_entries() {
 	echo "$tot"
 }
 
-echo "soak: switchstat pid $TOOL, $DUR s, interval $IV ms, $ncpu pingpong(s) + 20 processes/s"
+echo "soak: switchstat pid $TOOL, $DUR s, interval $IV ms, $ncpu pingpong(s) + $PROCS processes/s"
 t0=$(date +%s%N)
 : >"$W/samples"
 while :; do
@@ -123,9 +126,10 @@ rc=$?
 TOOL=""
 [ "$rc" -eq 0 ] || { cat "$W/err" >&2; echo "soak: switchstat exit code $rc" >&2; exit 1; }
 
-python3 - "$W/samples" "$W/out" "$BOUND" "$DUR" "${SAMPLES:-}" <<'PY'
+python3 - "$W/samples" "$W/out" "$BOUND" "$DUR" "${SAMPLES:-}" "$IV" <<'PY'
 import csv, statistics as st, sys
 samples_f, out_f, bound, dur, dump = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+iv = int(sys.argv[6])
 s = [list(map(float, l.split())) for l in open(samples_f) if l.strip()]
 rows = {}
 for r in csv.DictReader(open(out_f, encoding="latin-1", newline="")):
@@ -145,7 +149,7 @@ if n < 8 or len(per_iv) < 8:
     print("soak: too few samples (%d, %d intervals)" % (n, len(per_iv)))
     sys.exit(1)
 q = n // 4
-warm = max(q, next((i for i, x in enumerate(s) if x[0] >= 10000), q))
+warm = max(q, next((i for i, x in enumerate(s) if x[0] >= 10 * iv), q))
 mid = s[warm:warm + max(q, 3)]
 last = s[-max(q, 3):]
 rss_mid, rss_last = st.median(x[1] for x in mid), st.median(x[1] for x in last)

@@ -216,9 +216,10 @@ copy_checkout() {
 # /src of the image's tree (the same path it has in the guest)
 build_in_chroot() {
 	local arch=$1 dir=$2 src=$3 tree=$2/tree rc=0 what=""
-	# arm64 (qemu-user, about 10x slower) builds only the tool and the
-	# workloads: its guest runs no unit tests
-	if [ "$arch" = arm64 ]; then
+	# only the tool and the workloads where no guest runs a unit test:
+	# arm64 (qemu-user, about 10x slower) and the CI sets (--ci without
+	# --tests or --run)
+	if [ "$arch" = arm64 ] || [ "$ci:$tests:$run" = "1::" ]; then
 		what="--target switchstat $(cd "$src/tests/workloads" && ls ./*.c |
 			sed 's|^\./|wl_|; s|\.c$||' | tr '\n' ' ')"
 	fi
@@ -295,7 +296,7 @@ done
 # run_target T: boot T, run its tests; sets RES (one table row), returns 1
 # on a failure or a hang
 run_target() {
-	local t=$1 arch dir extra src data out set lim rc=0 ts qemu cons
+	local t=$1 arch dir extra src data out set lim rc=0 ts qemu cons bpfc
 	arch=$(vm_target_field "$t" 2) extra=$(vm_target_field "$t" 5)
 	dir=${IMG[$arch]} src="$WORK/src-$arch" out="$WORK/results/$t"
 	case "$t:$ci" in
@@ -312,6 +313,12 @@ run_target() {
 	rm -rf "$out" "$src/.vm"
 	mkdir -p "$out" "$src/.vm"
 	install -m 0755 "$VM_DIR/guest-run.sh" "$src/.vm/guest-run.sh"
+	# the tests' compiled-BPF cache (CMakeLists.txt: SS_TEST_BPF_CACHE, a
+	# directory per test) of this target's last run, as the host's suite
+	# keeps its own across runs: guest-run.sh mounts it there
+	bpfc="$VM_CACHE/bpf-tests-$t"
+	mkdir -p -m 0700 "$bpfc"
+	cp -a "$bpfc" "$src/.vm/bpf-tests"
 	[ -n "$run" ] && set=""
 	printf 'TARGET=%q\nTESTS=%q\nCTEST_TIMEOUT=%q\nRUN=%q\n' "$t" "$set" "$((lim - 120))" \
 		"$run" >"$src/.vm/params"
@@ -353,7 +360,7 @@ run_target() {
 	# will not recover: end it now, not at the limit
 	local lockup=""
 	while kill -0 "$QPID" 2>/dev/null; do
-		sleep 5
+		sleep 1
 		lockup=$(grep -aoE 'soft lockup - CPU#[0-9]+ stuck for ([6-9][0-9]|[0-9]{3,})s' \
 			"$cons" | head -1) || true
 		if [ -n "$lockup" ]; then
@@ -368,6 +375,17 @@ run_target() {
 	for f in summary ctest.log quickstart.log quickstart.out LastTest.log run.log; do
 		debugfs -R "cat /.vm/results/$f" "$data" >"$out/$f" 2>/dev/null || true
 	done
+	# the cache back, from a guest that ended its run (synced)
+	if grep -q '^done' "$out/summary"; then
+		rm -rf "$bpfc.new"
+		mkdir -p -m 0700 "$bpfc.new"
+		if debugfs -R "rdump /.vm/bpf-tests $bpfc.new" "$data" >/dev/null 2>&1 &&
+			[ -d "$bpfc.new/bpf-tests" ]; then
+			rm -rf "$bpfc"
+			mv "$bpfc.new/bpf-tests" "$bpfc"
+		fi
+		rm -rf "$bpfc.new"
+	fi
 	rm -f "$data"
 	local kern path qs np ns nf state=ok
 	kern=$(awk '$1 == "kernel" { print $2 }' "$out/summary")

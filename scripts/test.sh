@@ -25,8 +25,9 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "test: not root: running the unit tests only" >&2
 	set -- -L unit "$@"
 fi
-# the tests run one at a time but for those marked PARALLEL_OK
-# (CMakeLists.txt), which run beside them; the user's -j wins
+# two at a time: one integration test that takes the lock "machine" and a
+# light one beside it, or two light ones; INTEG_ALONE alone
+# (CMakeLists.txt); the user's -j wins
 jobs=(-j 2)
 for a in "$@"; do
 	case "$a" in -j* | --parallel*) jobs=() ;; esac

@@ -425,109 +425,6 @@ static size_t pair_labels(const struct prom_state *pr, const struct ss_pair *p,
 	return n;
 }
 
-/*
- * The --wakers families: wakeups and the off-CPU time they ended, per
- * woken row and waker (kind; its pid and comm with
- * --metrics-per-process; its cgroup).
- */
-static void render_wakers(struct ss_prom *p, const struct prom_state *pr)
-{
-	static const char *const name[SS_PAIR_VALS] = {
-		"switchstat_wakeups", "switchstat_wakeup_offcpu_seconds"
-	};
-	static const char *const help[SS_PAIR_VALS] = {
-		"Wakeups that ended an off-CPU span, by waker (--wakers; "
-		"waker_kind timer, irq, softirq, idle: interrupt context).",
-		"Off-CPU time that the waker's wakeups ended (--wakers; whole "
-		"spans, charged when the woken task runs)."
-	};
-	const struct ss_pair_store *st = &pr->wakers;
-
-	for (int v = 0; v < SS_PAIR_VALS; v++) {
-		ss_prom_family(p, name[v], SS_PROM_COUNTER, help[v],
-			       v ? "seconds" : NULL);
-		for (size_t i = 0; i <= st->n; i++) {
-			const struct ss_pair *q =
-				i < st->n ? &st->p[i] : &st->other;
-			struct ss_prom_label l[NLAB_MAX];
-			char val[SS_PROM_VAL_LEN], cgn[24];
-			const char *cg;
-			struct labs lb;
-			size_t n;
-			uint64_t id;
-
-			if (i == st->n && !st->have_other)
-				continue;
-			n = pair_labels(pr, q, &lb, l);
-			if (q->key.other) {
-				for (int k = 0;
-				     k < (pr->st.per_process ? 4 : 2); k++)
-					l[n++] = (struct ss_prom_label){
-						k == 0	 ? "waker_kind"
-						: k == 1 ? "waker_cgroup"
-						: k == 2 ? "waker_pid"
-							 : "waker_comm",
-						"other"
-					};
-			} else {
-				l[n++] = (struct ss_prom_label){
-					"waker_kind", ss_pair_extra(q, 0)
-				};
-				id = strtoull(ss_pair_extra(q, 3), NULL, 10);
-				cg = id && pr->cg ? ss_cgroup_path(pr->cg, id)
-						  : NULL;
-				if (!cg && id) {
-					snprintf(cgn, sizeof(cgn), "%llu",
-						 (unsigned long long)id);
-					cg = cgn;
-				}
-				l[n++] = (struct ss_prom_label){ "waker_cgroup",
-								 cg ? cg : "" };
-				if (pr->st.per_process) {
-					l[n++] = (struct ss_prom_label){
-						"waker_pid", ss_pair_extra(q, 1)
-					};
-					l[n++] = (struct ss_prom_label){
-						"waker_comm",
-						ss_pair_extra(q, 2)
-					};
-				}
-			}
-			ss_prom_sample(p, l, n,
-				       v ? ss_prom_ns_seconds(val, q->v[1])
-					 : ss_prom_u64(val, q->v[0]));
-		}
-	}
-}
-
-/* The --stacks family: off-CPU time per row and folded stack. */
-static void render_stacks(struct ss_prom *p, const struct prom_state *pr)
-{
-	const struct ss_pair_store *st = &pr->stacks;
-
-	ss_prom_family(p, "switchstat_offcpu_stack_seconds", SS_PROM_COUNTER,
-		       "Off-CPU time by the stack where the task blocked "
-		       "(--stacks; stack: the folded line, "
-		       "comm;outermost;...;innermost frame, as offcputime "
-		       "-f; with --wakers the waker's after a -- frame).",
-		       "seconds");
-	for (size_t i = 0; i <= st->n; i++) {
-		const struct ss_pair *q = i < st->n ? &st->p[i] : &st->other;
-		struct ss_prom_label l[NLAB_MAX];
-		char val[SS_PROM_VAL_LEN];
-		struct labs lb;
-		size_t n;
-
-		if (i == st->n && !st->have_other)
-			continue;
-		n = pair_labels(pr, q, &lb, l);
-		l[n++] = (struct ss_prom_label){
-			"stack", q->key.other ? "other" : ss_pair_extra(q, 0)
-		};
-		ss_prom_sample(p, l, n, ss_prom_ns_seconds(val, q->v[0]));
-	}
-}
-
 /* a cgroup's label values: its path (else its id) and container id */
 static void cgroup_labels(const struct prom_state *pr, uint64_t id, char *num,
 			  size_t numlen, const char **path, char *container,
@@ -542,69 +439,186 @@ static void cgroup_labels(const struct prom_state *pr, uint64_t id, char *num,
 		container[0] = '\0';
 }
 
-/*
- * The --blame -G families: each victim cgroup's run-queue delay (v[0]) and
- * preemptions (v[1]) by culprit cgroup; a pair's extra label is the
- * culprit's cgroup id, or "(idle)" / "(unknown)" as in the table.
- */
-static void render_blame(struct ss_prom *p, const struct prom_state *pr)
-{
-	static const char *const name[SS_PAIR_VALS] = {
-		"switchstat_runq_delay_seconds", "switchstat_preemptions"
-	};
-	static const char *const help[SS_PAIR_VALS] = {
-		"Run-queue delay of the victim cgroup while the culprit's "
-		"tasks ran on its CPU (--blame -G; culprit (idle): the CPU "
-		"was idle, (unknown): not seen).",
-		"Involuntary switches of the victim cgroup's tasks by the "
-		"culprit cgroup of the task that took the CPU (--blame -G)."
-	};
-	const struct ss_pair_store *st = &pr->blame;
+/* what a pair's labels point into while its sample is written */
+struct pair_bufs {
+	struct labs lb;
+	char num[2][24];
+	char container[2][SS_CONTAINER_SHORT_ID_LEN + 1];
+};
 
-	for (int v = 0; v < SS_PAIR_VALS; v++) {
-		ss_prom_family(p, name[v], SS_PROM_COUNTER, help[v],
-			       v ? NULL : "seconds");
+/*
+ * A family group of a pair store (prom_pairs.h): value v of each pair is
+ * family name[v], in seconds (from ns) when seconds[v], else a count;
+ * labels() writes a pair's label set into l (NLAB_MAX) and returns its
+ * count.  sparse[v]: a pair whose value v is 0 gets no series (the other
+ * series excepted).
+ */
+struct pair_fams {
+	int nvals;
+	const char *name[SS_PAIR_VALS], *help[SS_PAIR_VALS];
+	bool seconds[SS_PAIR_VALS], sparse[SS_PAIR_VALS];
+	size_t (*labels)(const struct prom_state *pr, const struct ss_pair *q,
+			 struct pair_bufs *b, struct ss_prom_label *l);
+};
+
+/* Write the families of @f, one sample per pair of @st (and its other). */
+static void render_pairs(struct ss_prom *p, const struct prom_state *pr,
+			 const struct ss_pair_store *st,
+			 const struct pair_fams *f)
+{
+	for (int v = 0; v < f->nvals; v++) {
+		ss_prom_family(p, f->name[v], SS_PROM_COUNTER, f->help[v],
+			       f->seconds[v] ? "seconds" : NULL);
 		for (size_t i = 0; i <= st->n; i++) {
 			const struct ss_pair *q =
 				i < st->n ? &st->p[i] : &st->other;
-			struct ss_prom_label l[4];
-			char val[SS_PROM_VAL_LEN], vn[24], cn[24];
-			char vc[SS_CONTAINER_SHORT_ID_LEN + 1];
-			char cc[SS_CONTAINER_SHORT_ID_LEN + 1];
-			const char *vp, *cp, *x;
+			struct ss_prom_label l[NLAB_MAX];
+			char val[SS_PROM_VAL_LEN];
+			struct pair_bufs b;
+			size_t n;
 
 			if (i == st->n && !st->have_other)
 				continue;
-			if (v && !q->v[1] && !q->key.other)
-				continue; /* never preempted: no series */
-			if (q->key.other) {
-				vp = cp = "other";
-				snprintf(vc, sizeof(vc), "other");
-				snprintf(cc, sizeof(cc), "other");
-			} else {
-				cgroup_labels(pr, q->key.cgroup_id, vn,
-					      sizeof(vn), &vp, vc, sizeof(vc));
-				x = ss_pair_extra(q, 0);
-				if (x[0] == '(') {
-					cp = x;
-					cc[0] = '\0';
-				} else {
-					cgroup_labels(pr, strtoull(x, NULL, 10),
-						      cn, sizeof(cn), &cp, cc,
-						      sizeof(cc));
-				}
-			}
-			l[0] = (struct ss_prom_label){ "cgroup", vp };
-			l[1] = (struct ss_prom_label){ "container_id", vc };
-			l[2] = (struct ss_prom_label){ "culprit_cgroup", cp };
-			l[3] = (struct ss_prom_label){ "culprit_container_id",
-						       cc };
-			ss_prom_sample(p, l, 4,
-				       v ? ss_prom_u64(val, q->v[1])
-					 : ss_prom_ns_seconds(val, q->v[0]));
+			if (f->sparse[v] && !q->v[v] && !q->key.other)
+				continue;
+			n = f->labels(pr, q, &b, l);
+			ss_prom_sample(
+				p, l, n,
+				f->seconds[v] ? ss_prom_ns_seconds(val, q->v[v])
+					      : ss_prom_u64(val, q->v[v]));
 		}
 	}
 }
+
+/* --wakers: the woken row's labels, then the waker's kind and cgroup (its
+ * pid and comm with --metrics-per-process); "other" for the other series */
+static size_t waker_labels(const struct prom_state *pr, const struct ss_pair *q,
+			   struct pair_bufs *b, struct ss_prom_label *l)
+{
+	size_t n = pair_labels(pr, q, &b->lb, l);
+	const char *cg;
+	uint64_t id;
+
+	if (q->key.other) {
+		for (int k = 0; k < (pr->st.per_process ? 4 : 2); k++)
+			l[n++] =
+				(struct ss_prom_label){ k == 0 ? "waker_kind"
+							: k == 1
+								? "waker_cgroup"
+							: k == 2 ? "waker_pid"
+								 : "waker_comm",
+							"other" };
+		return n;
+	}
+	l[n++] = (struct ss_prom_label){ "waker_kind", ss_pair_extra(q, 0) };
+	id = strtoull(ss_pair_extra(q, 3), NULL, 10);
+	cg = id && pr->cg ? ss_cgroup_path(pr->cg, id) : NULL;
+	if (!cg && id) {
+		snprintf(b->num[0], sizeof(b->num[0]), "%llu",
+			 (unsigned long long)id);
+		cg = b->num[0];
+	}
+	l[n++] = (struct ss_prom_label){ "waker_cgroup", cg ? cg : "" };
+	if (pr->st.per_process) {
+		l[n++] = (struct ss_prom_label){ "waker_pid",
+						 ss_pair_extra(q, 1) };
+		l[n++] = (struct ss_prom_label){ "waker_comm",
+						 ss_pair_extra(q, 2) };
+	}
+	return n;
+}
+
+/*
+ * The --wakers families: wakeups and the off-CPU time they ended, per
+ * woken row and waker (kind; its pid and comm with
+ * --metrics-per-process; its cgroup).
+ */
+static const struct pair_fams wakers_fams = {
+	.nvals = 2,
+	.name = { "switchstat_wakeups", "switchstat_wakeup_offcpu_seconds" },
+	.help = { "Wakeups that ended an off-CPU span, by waker (--wakers; "
+		  "waker_kind timer, irq, softirq, idle: interrupt context).",
+		  "Off-CPU time that the waker's wakeups ended (--wakers; "
+		  "whole spans, charged when the woken task runs)." },
+	.seconds = { false, true },
+	.labels = waker_labels,
+};
+
+/* --stacks: the row's labels and the folded stack ("other") */
+static size_t stack_labels(const struct prom_state *pr, const struct ss_pair *q,
+			   struct pair_bufs *b, struct ss_prom_label *l)
+{
+	size_t n = pair_labels(pr, q, &b->lb, l);
+
+	l[n++] = (struct ss_prom_label){ "stack",
+					 q->key.other ? "other"
+						      : ss_pair_extra(q, 0) };
+	return n;
+}
+
+/* The --stacks family: off-CPU time per row and folded stack. */
+static const struct pair_fams stacks_fams = {
+	.nvals = 1,
+	.name = { "switchstat_offcpu_stack_seconds" },
+	.help = { "Off-CPU time by the stack where the task blocked "
+		  "(--stacks; stack: the folded line, "
+		  "comm;outermost;...;innermost frame, as offcputime "
+		  "-f; with --wakers the waker's after a -- frame)." },
+	.seconds = { true },
+	.labels = stack_labels,
+};
+
+/* --blame -G: the victim's and the culprit's cgroup and container id; a
+ * culprit "(idle)" or "(unknown)" as in the table, with no container */
+static size_t blame_labels(const struct prom_state *pr, const struct ss_pair *q,
+			   struct pair_bufs *b, struct ss_prom_label *l)
+{
+	const char *vp, *cp, *x;
+
+	if (q->key.other) {
+		vp = cp = "other";
+		snprintf(b->container[0], sizeof(b->container[0]), "other");
+		snprintf(b->container[1], sizeof(b->container[1]), "other");
+	} else {
+		cgroup_labels(pr, q->key.cgroup_id, b->num[0],
+			      sizeof(b->num[0]), &vp, b->container[0],
+			      sizeof(b->container[0]));
+		x = ss_pair_extra(q, 0);
+		if (x[0] == '(') {
+			cp = x;
+			b->container[1][0] = '\0';
+		} else {
+			cgroup_labels(pr, strtoull(x, NULL, 10), b->num[1],
+				      sizeof(b->num[1]), &cp, b->container[1],
+				      sizeof(b->container[1]));
+		}
+	}
+	l[0] = (struct ss_prom_label){ "cgroup", vp };
+	l[1] = (struct ss_prom_label){ "container_id", b->container[0] };
+	l[2] = (struct ss_prom_label){ "culprit_cgroup", cp };
+	l[3] = (struct ss_prom_label){ "culprit_container_id",
+				       b->container[1] };
+	return 4;
+}
+
+/*
+ * The --blame -G families: each victim cgroup's run-queue delay (v[0]) and
+ * preemptions (v[1]) by culprit cgroup; a victim never preempted by a
+ * culprit has no preemptions series.
+ */
+static const struct pair_fams blame_fams = {
+	.nvals = 2,
+	.name = { "switchstat_runq_delay_seconds", "switchstat_preemptions" },
+	.help = { "Run-queue delay of the victim cgroup while the culprit's "
+		  "tasks ran on its CPU (--blame -G; culprit (idle): the CPU "
+		  "was idle, (unknown): not seen).",
+		  "Involuntary switches of the victim cgroup's tasks by the "
+		  "culprit cgroup of the task that took the CPU (--blame "
+		  "-G)." },
+	.seconds = { true, false },
+	.sparse = { false, true },
+	.labels = blame_labels,
+};
 
 /*
  * -G: each cgroup series' CPU pressure of the last interval (read for the
@@ -731,11 +745,11 @@ static void render(const struct prom_state *pr, const struct ss_app *app,
 				   state[k]);
 	}
 	if (o->wakers)
-		render_wakers(&p, pr);
+		render_pairs(&p, pr, &pr->wakers, &wakers_fams);
 	if (o->stacks)
-		render_stacks(&p, pr);
+		render_pairs(&p, pr, &pr->stacks, &stacks_fams);
 	if (o->blame && o->per_cgroup)
-		render_blame(&p, pr);
+		render_pairs(&p, pr, &pr->blame, &blame_fams);
 	if (app->info.psi)
 		render_psi(&p, pr, app);
 	for (int k = 0; k < SS_HK_MAX; k++) {
@@ -945,37 +959,31 @@ static void add_offwake(struct prom_state *pr, struct ss_offwake_last *ow,
  * The interval's --blame -G pairs into their series: the victim cgroup's
  * key, the culprit's cgroup id (or its label) as the extra label value.
  */
+static void add_blame_pair(struct prom_state *pr,
+			   const struct ss_blame_key *key, uint64_t delay_ns,
+			   uint64_t preemptions, uint64_t now)
+{
+	const char *label = ss_blame_culprit_label(key);
+	struct ss_series_key k = { .cgroup_id = key->victim_cgroup };
+	uint64_t v[SS_PAIR_VALS] = { delay_ns, preemptions };
+	char extra[32];
+	int len;
+
+	len = label ? snprintf(extra, sizeof(extra), "%s", label)
+		    : snprintf(extra, sizeof(extra), "%llu",
+			       (unsigned long long)key->culprit_cgroup);
+	ss_pair_add(&pr->blame, &k, extra, (size_t)len + 1, v, now);
+}
+
 static void add_blame(struct prom_state *pr, const struct ss_blame_last *b,
 		      uint64_t now)
 {
-	for (size_t i = 0; i < b->n; i++) {
-		const struct ss_blame_row *r = &b->rows[i];
-		const char *label = ss_blame_culprit_label(&r->key);
-		struct ss_series_key k = { .cgroup_id = r->key.victim_cgroup };
-		uint64_t v[SS_PAIR_VALS] = { r->v.delay_ns, 0 };
-		char extra[32];
-		int len;
-
-		len = label ? snprintf(extra, sizeof(extra), "%s", label)
-			    : snprintf(extra, sizeof(extra), "%llu",
-				       (unsigned long long)
-					       r->key.culprit_cgroup);
-		ss_pair_add(&pr->blame, &k, extra, (size_t)len + 1, v, now);
-	}
-	for (size_t i = 0; i < b->np; i++) {
-		const struct ss_preempt_row *r = &b->prows[i];
-		const char *label = ss_blame_culprit_label(&r->key);
-		struct ss_series_key k = { .cgroup_id = r->key.victim_cgroup };
-		uint64_t v[SS_PAIR_VALS] = { 0, r->v.count };
-		char extra[32];
-		int len;
-
-		len = label ? snprintf(extra, sizeof(extra), "%s", label)
-			    : snprintf(extra, sizeof(extra), "%llu",
-				       (unsigned long long)
-					       r->key.culprit_cgroup);
-		ss_pair_add(&pr->blame, &k, extra, (size_t)len + 1, v, now);
-	}
+	for (size_t i = 0; i < b->n; i++)
+		add_blame_pair(pr, &b->rows[i].key, b->rows[i].v.delay_ns, 0,
+			       now);
+	for (size_t i = 0; i < b->np; i++)
+		add_blame_pair(pr, &b->prows[i].key, 0, b->prows[i].v.count,
+			       now);
 }
 
 /* Each interval, after the table: add its rows, publish a snapshot. */

@@ -14,9 +14,11 @@ ARTIFACTS=${SS_ARTIFACTS:-/tmp/switchstat-artifacts}
 BG_PIDS=()
 
 cleanup() {
+	# children first: once a parent is gone, its children are init's and
+	# pkill -P no longer finds them
 	for p in "${BG_PIDS[@]}"; do
-		kill -KILL "$p" 2>/dev/null
 		pkill -KILL -P "$p" 2>/dev/null
+		kill -KILL "$p" 2>/dev/null
 	done
 	wait 2>/dev/null
 	rm -rf "$T"
@@ -258,15 +260,8 @@ pipe_rtt_ns() {
 # stop the threads first.  perf_stop: ends it, and FILE has the counts.
 # task_clock_ns FILE TID: TID's task-clock in FILE, ns.
 perf_start() {
-	local p n i
-	PERF=""
-	for p in perf $(cd /usr/bin && ls perf_* 2>/dev/null | sort -rV); do
-		if command -v "$p" >/dev/null && "$p" stat -e task-clock true >/dev/null 2>&1; then
-			PERF=$p
-			break
-		fi
-	done
-	[ -n "$PERF" ] || skip "needs a working perf (linux-perf)"
+	local n
+	find_perf
 	"$PERF" stat -e task-clock --per-thread -t "$1" -x, -o "$2" &
 	PERF_PID=$!
 	BG_PIDS+=("$PERF_PID")
@@ -559,4 +554,50 @@ run_gated() {
 		scrape "$PORT" >"$T/$name.prom" || fail "$name: scrape"
 	fi
 	stop_tool
+}
+
+# cpu1_is STATE: wait until the kernel reports CPU 1 (hotplug_setup's
+# ONLINE) online (1) or offline (0); polled every 10 ms, so a test can act
+# right after the change, before a uevent of it is handled
+cpu1_is() {
+	local end=$((SECONDS + SS_HANG_S))
+	until [ "$(cat "$ONLINE")" = "$1" ]; do
+		[ "$SECONDS" -lt "$end" ] || fail "hang: CPU 1 online = $1 not within SS_HANG_S=$SS_HANG_S s"
+		sleep 0.01
+	done
+}
+
+# cpu1_offline_for S: take CPU 1 offline, keep it offline S seconds once
+# the kernel says so, bring it back; returns once it is online again
+cpu1_offline_for() {
+	echo 0 >"$ONLINE" || fail "cannot take CPU 1 offline"
+	cpu1_is 0
+	sleep "$1"
+	echo 1 >"$ONLINE" || fail "cannot bring CPU 1 back online"
+	cpu1_is 1
+}
+
+# find_perf [WHY]: PERF, the first perf (or Debian's perf_VERSION) that
+# counts task-clock here; skips (77) the test when none does, naming WHY
+find_perf() {
+	local p
+	PERF=""
+	for p in perf $(cd /usr/bin && ls perf_* 2>/dev/null | sort -rV); do
+		if command -v "$p" >/dev/null && "$p" stat -e task-clock true >/dev/null 2>&1; then
+			PERF=$p
+			return 0
+		fi
+	done
+	skip "needs a working perf (linux-perf)${1:+ $1}"
+}
+
+# threads_parked PID: every thread of PID but the main one blocks for good
+# in pause() (wchan __do_sys_pause; rt_sigsuspend where libc's pause() is
+# that): sleepthreads' threads are past their three sleeps
+threads_parked() {
+	local t
+	for t in /proc/"$1"/task/*; do
+		[ "${t##*/}" = "$1" ] && continue
+		grep -qE 'pause|sigsuspend' "$t/wchan" 2>/dev/null || return 1
+	done
 }

@@ -63,8 +63,17 @@ PY
 # 127.0.0.1:TARGET_PORT every second, data in $T; waits until ready.
 # Sets PROM_PORT and PROM_PID.
 start_prometheus() {
+	launch_prometheus "$1"
+	wait_for "prometheus ready" prom_ready
+}
+
+# launch_prometheus TARGET_PORT: start_prometheus without the wait (its
+# start-up then overlaps what the test does next; wait_for prom_ready
+# before querying).  PROM_PORT is never TARGET_PORT.
+launch_prometheus() {
 	command -v prometheus >/dev/null || skip "needs prometheus (Debian package)"
 	PROM_PORT=$(free_port)
+	while [ "$PROM_PORT" = "$1" ]; do PROM_PORT=$(free_port); done
 	mkdir -p "$T/prom-data"
 	cat >"$T/prometheus.yml" <<YML
 global:
@@ -82,7 +91,6 @@ YML
 		--log.level=warn >"$T/prometheus.log" 2>&1 &
 	PROM_PID=$!
 	BG_PIDS+=("$PROM_PID")
-	wait_for "prometheus ready" prom_ready
 }
 
 # prom_ready: 0 once Prometheus answers /-/ready; fails if it exited

@@ -72,7 +72,8 @@ wait_metric "$PORT1" '^switchstat_last_collect_timestamp_seconds'
 a0=$(pcount "$PA")
 b0=$(pcount "$PB")
 kill -USR1 "$PA" "$PB"
-sleep 1 # three 1 ms sleeps per thread, with time to spare
+parked() { threads_parked "$PA" && threads_parked "$PB"; }
+wait_for "the threads past their three 1 ms sleeps" parked
 freeze "$PA" "$PB"
 a1=$(pcount "$PA")
 b1=$(pcount "$PB")

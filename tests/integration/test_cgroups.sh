@@ -58,7 +58,8 @@ into "$P/a" "$SPIN_A"
 into "$B" "$SPIN_B"
 kill -STOP "$SPIN_A" "$SPIN_B"
 
-# window NAME ARGS...: run switchstat while both spinners run for 2 s; sets
+# window NAME ARGS...: run switchstat while both spinners run, until each
+# has run 300 ms (schedstat: run_for_cpu, however slow the host); sets
 # DA / DB, the spinners' schedstat on-CPU deltas (ns) over the window
 window() {
 	local name=$1 a0 b0
@@ -67,7 +68,7 @@ window() {
 	a0=$(schedstat_sum "$SPIN_A")
 	b0=$(schedstat_sum "$SPIN_B")
 	kill -CONT "$SPIN_A" "$SPIN_B"
-	sleep 2
+	run_for_cpu 300000000 "$SPIN_A" "$SPIN_B"
 	kill -STOP "$SPIN_A" "$SPIN_B"
 	DA=$(($(schedstat_sum "$SPIN_A") - a0))
 	DB=$(($(schedstat_sum "$SPIN_B") - b0))
@@ -103,8 +104,8 @@ DF=$(($(minflt "$TP") - f0))
 DT=$(($(schedstat_sum "$TP") - t0))
 kill -INT "$TOOL_PID"
 wait_tool
-[ "$DA" -gt 100000000 ] && [ "$DB" -gt 100000000 ] ||
-	fail "spinners barely ran: $DA ns, $DB ns"
+[ "$DA" -ge 300000000 ] && [ "$DB" -ge 300000000 ] ||
+	fail "spinners ran $DA ns, $DB ns, short of the 300 ms run_for_cpu waited for"
 check_within "-G on-CPU of cgroup a (spinner + touchpages)" \
 	"$(csv_sum "$T/g.out" oncpu_ns cgroup_id "$ID_A")" "$((DA + DT))" 2
 check_within "-G on-CPU of cgroup b" \
@@ -162,7 +163,7 @@ mkdir "$P/c" || fail "mkdir $P/c"
 ID_C=$(stat -c %i "$P/c")
 into "$P/c" "$SPIN_A"
 kill -CONT "$SPIN_A" "$SPIN_B"
-sleep 0.5
+run_for_cpu 100000000 "$SPIN_A" "$SPIN_B" # a in c
 kill -STOP "$SPIN_A" "$SPIN_B"
 into "$P/a" "$SPIN_A"
 for i in $(seq 1 50); do rmdir "$P/c" 2>/dev/null && break; sleep 0.1; done
@@ -192,7 +193,7 @@ thaw_for_cpu "$SPIN_D" "$d0" 1000000000 "spinner d"
 DD=$(($(schedstat_sum "$SPIN_D") - d0))
 kill -INT "$TOOL_PID"
 wait_tool
-[ "$DD" -gt 100000000 ] || fail "spinner d barely ran: $DD ns"
+[ "$DD" -ge 1000000000 ] || fail "spinner d ran $DD ns, short of the 1 s thaw_for_cpu waited for"
 check_within "--cgroup $REL: child d made after the start, spinner on-CPU" \
 	"$(csv_sum "$T/fd.out" oncpu_ns pid "$SPIN_D")" "$DD" 2
 kill -KILL "$SPIN_D"

@@ -242,7 +242,7 @@ ws0=$(schedstat_sum "$WPID")
 wn0=$(status_sum "$WPID" nonvoluntary_ctxt_switches)
 wu0=$(awk '$1 == "usage_usec" { print $2 }' "$CG_MNT$CG/cpu.stat")
 thaw "$WPID"
-sleep 3
+run_for_cpu 1000000000 "$WPID" # 1 s of it: a whole interval and more
 freeze "$WPID"
 tf=$(now_s)
 ws1=$(schedstat_sum "$WPID")

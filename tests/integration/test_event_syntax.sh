@@ -86,7 +86,11 @@ head -1 "$T/ev.out" | grep -q ',cpu_clock_ns,' ||
 for p in "$SPIN_A" "$SPIN_B"; do
 	oncpu=$(csv_sum "$T/ev.out" oncpu_ns pid "$p")
 	a=$(csv_sum "$T/ev.out" cpu_clock_ns pid "$p")
-	[ "$oncpu" -gt 50000000 ] || fail "spinner $p: only $oncpu ns on CPU"
+	# the tool's figure: at least half the 200 ms run_for_cpu waited for
+	# (the slice running at the attach may be skipped), or its rows
+	# missed the spinner
+	[ "$oncpu" -ge 100000000 ] ||
+		fail "spinner $p: $oncpu ns on CPU in its rows, under half the 200 ms run_for_cpu waited for"
 	check_within "spinner $p software/cpu-clock/ vs oncpu_ns" "$a" "$oncpu" 2 "$STEAL_NS"
 done
 if [ "$tsc" = 1 ]; then

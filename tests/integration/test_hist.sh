@@ -17,6 +17,9 @@
 #     the bounds;
 #  3. text, -L -m, all tasks: msecs layout, per-thread titles, and no
 #     histogram for the idle task (tid 0).
+# Windows 1 and 2 last until the counts compared have reached a few times
+# the 50 a check needs (switches in /proc/PID/status), however slow the
+# host.
 . "$(dirname "$0")/lib.sh"
 need_root
 [ "$(nproc)" -ge 2 ] || skip "needs 2 online CPUs"
@@ -111,17 +114,20 @@ sys.exit(1 if bad else 0)
 PY
 }
 
+# switched_ge PID FIELD N0 N: the process's FIELD (status) is N past N0
+switched_ge() { [ $(($(status_sum "$1" "$2") - $3)) -ge "$4" ]; }
+
 # ---- 1. sleeper: off-CPU mass at 1 ms, no wait from before start ---------------------------------
 bg "$WORKLOADS/sleeper" 1000
 SL=$BG_LAST
-sleep 0.2
+wait_for "the sleeper in its loop" switched_ge "$SL" voluntary_ctxt_switches 0 1
 freeze "$SL" # its wait from now on began before the tool started: not counted
 f0=$(date +%s.%N)
 start_tool sl --csv -H -P -n 0 -p "$SL" -i 1000 --hist oncpu,offcpu,runq
 k0=$(snap "$SL")
 thaw "$SL"
 frozen=$(python3 -c "import time; print(time.time() - $f0)")
-sleep 3
+wait_for "sleeper: 1000 sleeps" switched_ge "$SL" voluntary_ctxt_switches "${k0%% *}" 1000
 freeze "$SL"
 k1=$(snap "$SL")
 stop_tool
@@ -142,7 +148,8 @@ bg taskset -c 1 "$WORKLOADS/spinner" 0 hspinB
 B=$BG_LAST
 a0="0 0 0 0 0"
 b0="0 0 0 0 0"
-sleep 3
+wait_for "spinner A: 200 preemptions" switched_ge "$A" nonvoluntary_ctxt_switches 0 200
+wait_for "spinner B: 200 preemptions" switched_ge "$B" nonvoluntary_ctxt_switches 0 200
 freeze "$A" "$B"
 a1=$(snap "$A")
 b1=$(snap "$B")

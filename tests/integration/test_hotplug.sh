@@ -50,12 +50,6 @@
 need_root
 hotplug_setup
 
-# cpu1_is STATE: CPU 1 is online (1) or offline (0) per the kernel
-cpu1_is() {
-	local i
-	wait_for "CPU 1 online = $1" grep -qx "$1" "$ONLINE"
-}
-
 # checks N: wait until the tool has printed N --check lines
 checks() {
 	local i
@@ -67,11 +61,7 @@ h_checks_ge() { [ "$(grep -c '^check:' "$T/h.err")" -ge "$1" ]; }
 cpu_stat_sampler 1 "$T/stat"
 start_tool h -L -e cpu-clock --check -v --self-stats --csv --idle -i 1000
 checks 1
-echo 0 >"$ONLINE" || fail "cannot take CPU 1 offline"
-cpu1_is 0
-sleep 3 # the offline time being tested
-echo 1 >"$ONLINE" || fail "cannot bring CPU 1 back online"
-cpu1_is 1
+cpu1_offline_for 3 # the offline time being tested
 steal_begin 1 # the spinner's CPU
 bg taskset -c 1 "$WORKLOADS/spinner" 0
 SP=$BG_LAST
@@ -289,11 +279,7 @@ grep -q "CPU 1 came back online" "$T/s.err" || fail "startup case: -v did not re
 
 # --trace: CPU 1's perf buffer is reopened
 start_tool t --trace --csv -v -d 60
-echo 0 >"$ONLINE" || fail "cannot take CPU 1 offline"
-cpu1_is 0
-sleep 0.5 # offline for a moment
-echo 1 >"$ONLINE" || fail "cannot bring CPU 1 back online"
-cpu1_is 1
+cpu1_offline_for 0.5 # offline for a moment
 bg taskset -c 1 "$WORKLOADS/sleeper" 1000
 SL=$BG_LAST
 # traced_on_cpu1: trace lines of the sleeper leaving CPU 1 (fields 3 and 4,

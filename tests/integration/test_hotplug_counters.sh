@@ -38,16 +38,6 @@ TARGET=/sys/devices/system/cpu/cpu1/hotplug/target
 STATE=/sys/devices/system/cpu/cpu1/hotplug/state
 trap 'echo 1 >"$ONLINE" 2>/dev/null; [ -n "${UP_STATE:-}" ] && echo "$UP_STATE" >"$TARGET" 2>/dev/null; cleanup' EXIT
 
-# cpu1_is STATE: CPU 1 is online (1) or offline (0) per the kernel
-cpu1_is() {
-	local i
-	for i in $(seq 1 200); do
-		[ "$(cat "$ONLINE")" = "$1" ] && return 0
-		sleep 0.01
-	done
-	fail "CPU 1 did not become $1"
-}
-
 # run WAY: the tool, CPU 1 down and up that way, the spinner; checks
 run() {
 	local way=$1 sp sched tp flt
@@ -55,11 +45,7 @@ run() {
 	sleep 0.6 # an interval before
 	case "$way" in
 	online)
-		echo 0 >"$ONLINE" || fail "cannot take CPU 1 offline"
-		cpu1_is 0
-		sleep 1
-		echo 1 >"$ONLINE" || fail "cannot bring CPU 1 back online"
-		cpu1_is 1
+		cpu1_offline_for 1
 		;;
 	target)
 		echo 0 >"$TARGET" && echo "$UP_STATE" >"$TARGET" ||

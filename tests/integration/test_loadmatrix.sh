@@ -9,7 +9,9 @@
 # branches multiply past its complexity limit (E2BIG at 1M processed
 # instructions), so a feature that adds branches to the shared hot path
 # can break a combination nobody else runs; each run here must print the
-# "Tracing" banner and exit 0 after one second.  Runs go JOBS at a time.
+# "Tracing" banner (loaded and attached: its probes run from then on) and
+# exit 0 when stopped by SIGINT at once after it (its partial interval
+# read and printed).  Runs go JOBS at a time.
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -x "$WORKLOADS/sleeper" ] || fail "workload sleeper not built in $WORKLOADS"
@@ -83,12 +85,23 @@ fi
 # the sched_switch paths, as environment settings
 PATHS=("" "SWITCHSTAT_TEST=no_raw" "SWITCHSTAT_TEST=no_btf")
 
-# run N ENV OPTS: one start, output in $T/N.out and $T/N.err
+# run N ENV OPTS: one start, stopped (SIGINT) once its banner is out or
+# SS_HANG_S has gone by without it; output in $T/N.out and $T/N.err, exit
+# code in $T/N.rc
 run() {
-	local n=$1 envs=$2 opts=$3
+	local n=$1 envs=$2 opts=$3 pid rc=0 end=$((SECONDS + SS_HANG_S))
 	# shellcheck disable=SC2086
-	env $envs "$SWITCHSTAT" -d 1 $opts >"$T/$n.out" 2>"$T/$n.err" </dev/null
-	echo $? >"$T/$n.rc"
+	env $envs "$SWITCHSTAT" $opts >"$T/$n.out" 2>"$T/$n.err" </dev/null &
+	pid=$!
+	until grep -q "^Tracing" "$T/$n.out" "$T/$n.err" 2>/dev/null; do
+		if ! kill -0 "$pid" 2>/dev/null || [ "$SECONDS" -ge "$end" ]; then
+			break
+		fi
+		sleep 0.05
+	done
+	kill -INT "$pid" 2>/dev/null
+	wait "$pid" || rc=$?
+	echo "$rc" >"$T/$n.rc"
 }
 
 # the compiled-BPF cache (SWITCHSTAT_BPF_CACHE, CMakeLists.txt): a
@@ -103,7 +116,7 @@ for p in "${PATHS[@]}"; do
 	for o in "${OPTS[@]}"; do
 		# --wakers needs the raw tracepoints
 		[[ "$o" != "$BIG" || "$p" != *no_raw* ]] || o=${BIG/ --wakers/}
-		DESC[n]="${p:-default path}: switchstat -d 1 $o"
+		DESC[n]="${p:-default path}: switchstat $o"
 		c=off
 		[ "$CACHE" = off ] || c=$CACHE/$pi-$((oi / 30))
 		run "$n" "$p SWITCHSTAT_BPF_CACHE=$c" "$o" &
@@ -134,4 +147,4 @@ for i in $(seq 0 $((n - 1))); do
 	fi
 done
 [ "$failed" -eq 0 ] || fail "$failed of $n combinations did not load and attach"
-pass "$n combinations (${#OPTS[@]} option sets x ${#PATHS[@]} paths) attached and exited 0"
+pass "$n combinations (${#OPTS[@]} option sets x ${#PATHS[@]} paths) attached and exited 0 on SIGINT"

@@ -10,7 +10,11 @@
 #   cron:  one hog, started halfway through the window.
 # Two runs at once over one window (web and batch frozen at both ends):
 # A: --blame -G --json --listen (Prometheus scraping it), B: --blame -L -p
-# web,batch --json.  Then:
+# web,batch --json.  The window lasts until what the checks compare has
+# happened, however slow the host: before cron, 2 whole intervals of A,
+# 10 of web's and batch's threads preempted and web's threads 100 ms on
+# the run queue (schedstat); after cron started, 2 whole intervals of A.
+# Then:
 #  1. per thread of web and batch, B's preemptions summed over preemptors equal B's
 #     INVOL for it (exactly: the same switches) and its
 #     nonvoluntary_ctxt_switches delta (within 2 %, test_involuntary's
@@ -93,31 +97,49 @@ LB=$LAUNCHED
 await cg "$LA"
 await thr "$LB"
 start_prometheus "$P"
-for _ in $(seq 1 300); do
-	[ "$(promq 'up{job="switchstat"}')" = 1 ] && break
-	sleep 0.1
-done
+prom_up() { [ "$(promq 'up{job="switchstat"}')" = 1 ]; }
+wait_for "Prometheus scraping A" prom_up
 
 web_threads >"$T/web0.txt"
 ls /proc/"$WEB"/task >"$T/webtids.txt"
+# whole_ivs_ge SINCE N: A has ended N intervals that began after SINCE
+# (a row's time less 1.05 s, as check 5 counts them)
+whole_ivs_ge() {
+	grep -o '^{"type":"row","time":[0-9.]*' "$T/cg.out" | sed 's/.*://' | uniq |
+		awk -v s="$1" -v n="$2" '$1 - 1.05 >= s { k++ } END { exit !(k >= n) }'
+}
+# contended: since web0.txt, 10 of web's and batch's threads were
+# preempted (check 1's premise) and web's threads waited 100 ms on the run
+# queue (check 2's)
+contended() {
+	web_threads >"$T/webnow.txt"
+	awk 'FILENAME ~ /webtids/ { w[$1] = 1; next }
+	     FILENAME ~ /web0/ { n0[$1] = $2; d0[$1] = $3; next }
+	     { if ($2 > n0[$1]) pre++; if ($1 in w) d += $3 - d0[$1] }
+	     END { exit !(pre >= 10 && d >= 100000000) }' \
+		"$T/webtids.txt" "$T/web0.txt" "$T/webnow.txt"
+}
+before_cron() { contended && whole_ivs_ge "$t_thaw" 2; }
 t_thaw=$(now_s)
 thaw "$WEB" "$BATCH"
-sleep 4
+wait_for "before cron: 2 whole intervals, 10 threads preempted, web 100 ms on the run queue" \
+	before_cron
 t_cron=$(now_s)
 bg taskset -c 0 "$WORKLOADS/spinner" 0 cron
 CRON=$BG_LAST
 to_cg "$CRON" "$CRON_CG"
-sleep 4
+wait_for "2 whole intervals after cron started" whole_ivs_ge "$t_cron" 2
 freeze "$WEB" "$BATCH" "$CRON"
 t_freeze=$(now_s)
 web_threads >"$T/web1.txt"
 
 # 4. two intervals with everything frozen, then a sample after them
-for _ in $(seq 1 300); do
+sampled_after() {
+	local ts
 	ts=$(promq "timestamp(switchstat_last_collect_timestamp_seconds)")
-	[ -n "$ts" ] && python3 -c "import sys; sys.exit(0 if $ts > $t_freeze + 2.2 else 1)" && break
-	sleep 0.1
-done
+	[ -n "$ts" ] && python3 -c "import sys; sys.exit(0 if $ts > $t_freeze + 2.2 else 1)"
+}
+wait_for "Prometheus: a sample of A 2 intervals after the freeze" sampled_after
 promraw() { # EXPR: "label value" per series of an instant query
 	curl -sS -m 10 "http://127.0.0.1:$PROM_PORT/api/v1/query" \
 		--data-urlencode "query=$1" | python3 -c 'import json, sys
@@ -182,7 +204,7 @@ print("1. %d threads (web's and batch's) preempted; total preemptions %d, INVOL 
       % (n_checked, sum(pre.values()), sum(invol.values()),
          sum(k1[t][0] - k0.get(t, (0, 0))[0] for t in k1)))
 if n_checked < 10:
-    bad.append("1. only %d threads were preempted" % n_checked)
+    bad.append("1. only %d threads were preempted, the window waited for 10" % n_checked)
 
 # 2. web's delay by culprit sums to its run_delay
 split = {}
@@ -194,7 +216,7 @@ got = sum(split.values())
 print("2. web's delay %d ns by culprit %s; run_delay %d ns"
       % (got, {k: v for k, v in sorted(split.items(), key=lambda x: -x[1])}, want))
 if want < 100e6:
-    bad.append("2. web waited only %d ns: no contention" % want)
+    bad.append("2. web waited only %d ns, the window waited for 100 ms" % want)
 if abs(got - want) > want * 0.02:
     bad.append("2. web's delay %d ns vs run_delay %d ns: off by %.2f %%"
                % (got, want, 100.0 * (got - want) / want))
@@ -274,8 +296,9 @@ thaw "$WEB" "$BATCH" "$CRON"
 	fail "tmux new-session"
 cap() { "${TM[@]}" capture-pane -p -t top:0.0 >"$T/$1"; }
 keys() { "${TM[@]}" send-keys -t top:0.0 "$@"; }
-wait_screen() { # FILE TEXT [absent]
-	for _ in $(seq 1 400); do
+wait_screen() { # FILE TEXT [absent]: SS_HANG_S without it is a hang
+	local end=$((SECONDS + SS_HANG_S))
+	while [ "$SECONDS" -lt "$end" ]; do
 		cap "$1"
 		if [ "${3:-}" = absent ]; then
 			grep -qF -- "$2" "$T/$1" || return 0
@@ -285,10 +308,15 @@ wait_screen() { # FILE TEXT [absent]
 		sleep 0.05
 	done
 	cat "$T/$1" "$T/top.err" >&2
-	fail "--top: '$2' ${3:-present} not reached in 20 s"
+	fail "hang: --top: '$2' ${3:-present} not reached within SS_HANG_S=$SS_HANG_S s"
 }
 wait_screen s0.txt "CPU-PSI%"
-sleep 3 # intervals with all three running
+# an interval with all three running: cron a culprit of web's
+cron_blamed() {
+	grep -F '"type":"blame"' "$T/top.out" 2>/dev/null | grep -F "\"victim_cgroup\":\"$WEB_CG\"" |
+		grep -qF "\"culprit_cgroup\":\"$CRON_CG\""
+}
+wait_for "--top: an interval in which cron delayed web" cron_blamed
 keys b
 wait_screen s1.txt "noisy neighbours"
 keys " "
@@ -297,7 +325,7 @@ cap pane.txt
 keys b
 wait_screen s3.txt "noisy neighbours" absent
 keys q
-for _ in $(seq 1 400); do [ -s "$T/top.rc" ] && break; sleep 0.05; done
+wait_file "$T/top.rc"
 [ "$(cat "$T/top.rc" 2>/dev/null)" = 0 ] || fail "--top exit $(cat "$T/top.rc" 2>/dev/null): $(cat "$T/top.err")"
 freeze "$WEB" "$BATCH" "$CRON"
 python3 - "$T" "$WEB_CG" "${WEB_ID:0:12}" <<'PY' || fail "pane: see above"

@@ -81,6 +81,43 @@ run() {
 	wait "$WL" 2>/dev/null
 }
 
+# run_many "NAME ARGS..."...: as run NAME ARGS for each, one workload run
+# under all of them at once (each attached, settled, and given two
+# interval edges with the workload frozen), so that they measure the same
+# blocking; the workload's figures in each $T/NAME.wl; with PORT, the
+# first one's exporter scraped into $T/NAME.prom
+run_many() {
+	local spec name args pids=() names=() want=() i
+	rm -f "$T/go.fifo"
+	mkfifo "$T/go.fifo"
+	"$WORKLOADS/offreasons" "$T/go.fifo" $ROUNDS $PHASE_MS >"$T/many.wl" &
+	WL=$!
+	BG_PIDS+=("$WL")
+	for spec in "$@"; do
+		read -r name args <<<"$spec"
+		# shellcheck disable=SC2086 # the run's options, split
+		launch "$name" -v --offcpu --no-counters -i 300 ${args//@PID/$WL}
+		pids+=("$LAUNCHED")
+		names+=("$name")
+	done
+	for i in "${!pids[@]}"; do
+		await "${names[$i]}" "${pids[$i]}"
+		exit_tp_settle "${names[$i]}"
+	done
+	echo g >"$T/go.fifo"
+	wait_for "the workload printed and stopped" gated_done "$T/many.wl"
+	for name in "${names[@]}"; do want+=($(($(intervals "$name") + 2))); done
+	for i in "${!names[@]}"; do wait_intervals "${names[$i]}" "${want[$i]}"; done
+	[ -n "${PORT:-}" ] && { scrape "$PORT" >"$T/${names[0]}.prom" || fail "scrape"; }
+	kill -INT "${pids[@]}"
+	for i in "${!pids[@]}"; do
+		reap "${pids[$i]}" "${names[$i]}"
+		cp "$T/many.wl" "$T/${names[$i]}.wl"
+	done
+	kill -KILL "$WL" 2>/dev/null
+	wait "$WL" 2>/dev/null
+}
+
 # compare NAME FORMAT [SELECTOR]: the tool's figures against the
 # workload's; with SELECTOR (a label of the exporter's series, or a
 # cgroup path for -G), its exporter series against the rows too
@@ -160,19 +197,19 @@ raw_path() {
 }
 raw_path >/dev/null
 
-info "1. -p, CSV and the exporter (raw path: $(raw_path))"
+# cases 1, 2 and 4 trace one run of the workload
 PORT=$(free_port)
-run p --csv -p @PID --listen "$PORT" --metrics-per-process
+run_many "p --csv -p @PID --listen $PORT --metrics-per-process" "t --json -L -t @PID" \
+	"h --json -p @PID -P --hist offcpu-S,offcpu-D,offcpu-T,offcpu-R"
+info "1. -p, CSV and the exporter (raw path: $(raw_path))"
 compare p csv "pid=\"$WL\"" ||
 	fail "--offcpu -p: a reason off by more than 2 % (uptime: $(uptime))"
 PORT=""
 
 info "2. -L -t, NDJSON"
-run t --json -L -t @PID
 compare t json || fail "--offcpu -L -t: a reason off by more than 2 % (uptime: $(uptime))"
 
 info "4. --hist offcpu-S,offcpu-D,offcpu-T -P, NDJSON"
-run h --json -p @PID -P --hist offcpu-S,offcpu-D,offcpu-T,offcpu-R
 compare h json || fail "--offcpu --hist: a reason off by more than 2 %"
 python3 - "$T/h.out" "$T/h.wl" <<'PY' || fail "--hist offcpu-*: spans not in their state's slot"
 import json, sys

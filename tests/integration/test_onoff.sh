@@ -3,10 +3,11 @@
 # test_onoff.sh - with --offcpu a task's on-CPU and off-CPU time never
 # overlap: per interval, ONCPU + OFFCPU is the time the task existed in
 # it (here the whole interval), within 0.5 %, for nanosleep loops of
-# 20 us, 200 us and 1 ms and an O_DIRECT read loop.  The kernel's clock
-# starts a woken task's run time at the wakeup when the wakeup asked for
-# a reschedule (docs/accuracy.md, run-queue waits), so the off-CPU span
-# must end there too, not at the switch-in.  The interval's length is the
+# 20 us, 200 us and 1 ms and an O_DIRECT read loop, the four at once
+# under one run.  The kernel's clock starts a woken task's run time at
+# the wakeup when the wakeup asked for a reschedule (docs/accuracy.md,
+# run-queue waits), so the off-CPU span must end there too, not at the
+# switch-in.  The interval's length is the
 # one the rows' %CPU is taken over (oncpu_ns / cpu_pct); ONCPU itself is
 # the kernel's clock (schedstat: test_taskclock).  The first interval
 # (the tool started in it) and the last, partial one are left out.
@@ -17,19 +18,27 @@ for w in sleeper directread; do
 	[ -x "$WORKLOADS/$w" ] || fail "workload $w not built in $WORKLOADS"
 done
 
-# measure NAME WORKLOAD ARGS...: the workload under --offcpu -p for about
-# 3 s in 500 ms intervals, then the per-interval sums checked
-measure() {
-	local name=$1
-	shift
-	bg "$@"
-	local wl=$BG_LAST
-	start_tool "$name" --offcpu -p "$wl" -i 500 --csv --no-counters
-	sleep 3.2
-	stop_tool
-	kill -KILL "$wl" 2>/dev/null
-	wait "$wl" 2>/dev/null
-	python3 - "$T/$name.out" "$wl" "$name" <<'PY' || fail "$name: on-CPU + off-CPU is not the interval"
+# the four workloads at once under one --offcpu -p run in 500 ms
+# intervals, until 4 have ended (the first, which the tool started in,
+# and 3 whole ones), then the per-interval sums of each checked
+bg "$WORKLOADS/sleeper" 20
+S20=$BG_LAST
+bg "$WORKLOADS/sleeper" 200
+S200=$BG_LAST
+bg "$WORKLOADS/sleeper" 1000
+S1000=$BG_LAST
+bg "$WORKLOADS/directread" "$T/direct.dat"
+DIRECT=$BG_LAST
+start_tool onoff --offcpu -p "$S20,$S200,$S1000,$DIRECT" -i 500 --csv --no-counters -v
+wait_intervals onoff 4
+stop_tool
+kill -KILL "$S20" "$S200" "$S1000" "$DIRECT" 2>/dev/null
+wait "$S20" "$S200" "$S1000" "$DIRECT" 2>/dev/null
+
+# check NAME PID: the interval sums of PID's rows
+check() {
+	local name=$1 wl=$2
+	python3 - "$T/onoff.out" "$wl" "$name" <<'PY' || fail "$name: on-CPU + off-CPU is not the interval"
 import csv, sys
 out, pid, name = sys.argv[1], sys.argv[2], sys.argv[3]
 rows = [r for r in csv.DictReader(open(out, encoding="latin-1"))
@@ -62,8 +71,8 @@ sys.exit(1 if bad else 0)
 PY
 }
 
-measure s20 "$WORKLOADS/sleeper" 20
-measure s200 "$WORKLOADS/sleeper" 200
-measure s1000 "$WORKLOADS/sleeper" 1000
-measure direct "$WORKLOADS/directread" "$T/direct.dat"
+check s20 "$S20"
+check s200 "$S200"
+check s1000 "$S1000"
+check direct "$DIRECT"
 pass "on-CPU + off-CPU = the interval within 0.5 % (20 us, 200 us, 1 ms sleeps, O_DIRECT reads)"

@@ -106,14 +106,7 @@ for w in spinner pingpong sleeper; do
 done
 ls /sys/bus/event_source/devices/ | grep -qE '^(cpu|cpu_core|armv.*|arm_pmu.*)$' ||
 	skip "no hardware PMU driver (x86 under TCG, most VMs): nothing to count"
-PERF=""
-for p in perf $(cd /usr/bin && ls perf_* 2>/dev/null | sort -rV); do
-	if command -v "$p" >/dev/null && "$p" stat -e task-clock true >/dev/null 2>&1; then
-		PERF=$p
-		break
-	fi
-done
-[ -n "$PERF" ] || skip "needs a working perf (linux-perf) to check the PMU"
+find_perf "to check the PMU"
 # the switchstat start-up compile takes about 64 guest s under icount
 export SS_ATTACH_TIMEOUT_S=${SS_ATTACH_TIMEOUT_S:-600}
 

@@ -7,7 +7,10 @@
 #    there are counted;
 #  - --series-ttl: the series of a killed process stays for the TTL after
 #    it was last seen, then goes; a live but idle (stopped) process keeps
-#    its series and value; likewise per cgroup for a removed cgroup.
+#    its series and value past the TTL; likewise per cgroup for a removed
+#    cgroup.
+# The three runs (cap, TTL per process, TTL per cgroup) are started
+# together; the process is killed and the cgroup removed at once.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/prom_lib.sh"
 need_root
@@ -27,19 +30,47 @@ scrape_new() {
 	fail "hang: no exposition newer than $3 within SS_HANG_S=$SS_HANG_S s"
 }
 
-# --- the cap ----------------------------------------------------------------
+# three free ports, all different
 P=$(free_port)
-start_tool cap --listen "$P" -q --metrics-per-process --max-series 5 -i 200
+PT=$P
+while [ "$PT" = "$P" ]; do PT=$(free_port); done
+PG=$P
+while [ "$PG" = "$P" ] || [ "$PG" = "$PT" ]; do PG=$(free_port); done
+
+# the TTL runs' workloads: two sleepers, and one in a cgroup of its own
+TTL=5
+bg "$WORKLOADS/sleeper" 1000
+GONE=$BG_LAST
+bg "$WORKLOADS/sleeper" 1000
+IDLE=$BG_LAST
+cg_make gone
+CG_GONE=$CG
+bg "$WORKLOADS/sleeper" 1000
+CGP=$BG_LAST
+cg_move "$CGP" "$CG_GONE"
+
+launch cap --listen "$P" -q --metrics-per-process --max-series 5 -i 200
+CAP_PID=$LAUNCHED
+launch ttl --listen "$PT" -q --metrics-per-process --series-ttl "$TTL" -i 200
+TTL_PID=$LAUNCHED
+launch cg --listen "$PG" -q --series-ttl "$TTL" -i 200
+CG_PID=$LAUNCHED
+await cap "$CAP_PID"
+await ttl "$TTL_PID"
+await cg "$CG_PID"
+
+# --- the cap ----------------------------------------------------------------
+TOOL_PID=$CAP_PID
 wait_metric "$P" '^switchstat_oncpu_seconds_total\{pid="other"'
 bg "$WORKLOADS/spinner" 0 capspin
 SPIN=$BG_LAST
-sleep 0.3 # let it start spinning (the window below is what is checked)
+wait_comm "$SPIN" capspin # it runs the spinner (the window below is what is checked)
 freeze "$SPIN"
 t=$(now_s)
 scrape_new "$P" "$T/c0.txt" "$t"
 s0=$(schedstat_sum "$SPIN")
 thaw "$SPIN"
-sleep 2
+run_for_cpu 500000000 "$SPIN" # 2.5 intervals of it
 freeze "$SPIN"
 s1=$(schedstat_sum "$SPIN")
 t=$(now_s)
@@ -61,20 +92,18 @@ info "cap 5: $n series, other grew $((grow / 1000000)) ms >= spinner $(((s1 - s0
 stop_tool
 kill -KILL "$SPIN"
 
-# --- the TTL, per process ---------------------------------------------------
-TTL=5
-P=$(free_port)
-start_tool ttl --listen "$P" -q --metrics-per-process --series-ttl "$TTL" -i 200
-bg "$WORKLOADS/sleeper" 1000
-GONE=$BG_LAST
-bg "$WORKLOADS/sleeper" 1000
-IDLE=$BG_LAST
+# --- the TTL, per process and per cgroup -------------------------------------
+P=$PT
+TOOL_PID=$TTL_PID
 wait_metric "$P" "^switchstat_context_switches_total\{pid=\"$GONE\",comm=\"sleeper\""
 wait_metric "$P" "^switchstat_context_switches_total\{pid=\"$IDLE\",comm=\"sleeper\""
+wait_metric "$PG" "^switchstat_context_switches_total\{cgroup=\"$CG_GONE\""
 freeze "$IDLE" # alive, but no switch from now on
-kill -KILL "$GONE"
-wait "$GONE" 2>/dev/null
+kill -KILL "$GONE" "$CGP"
+wait "$GONE" "$CGP" 2>/dev/null
 t_kill=$(now_s)
+for i in $(seq 1 100); do rmdir "$CG_MNT$CG_GONE" 2>/dev/null && break; sleep 0.05; done
+[ -d "$CG_MNT$CG_GONE" ] && fail "cannot remove $CG_GONE"
 scrape_new "$P" "$T/t0.txt" "$t_kill"
 idle_v=$(metric_value "$T/t0.txt" "switchstat_context_switches_total,pid=\"$IDLE\",comm=\"sleeper\",kind=\"voluntary\"")
 [ -n "$idle_v" ] || fail "no series for the idle process"
@@ -95,8 +124,10 @@ grep -q "^switchstat_context_switches_total{pid=\"$GONE\",comm=\"sleeper\"" "$T/
 kept=$(python3 -c "print('%.2f' % ($last_seen - $t_kill))")
 python3 -c "import sys; sys.exit(0 if $kept >= $TTL - 0.5 else 1)" ||
 	fail "kept only $kept s after the kill, TTL $TTL s"
-# the idle one outlives the TTL with its value
-scrape_new "$P" "$T/t2.txt" "$(python3 -c "print($t_kill + 2 * $TTL + 1)")"
+# the idle one outlives the TTL with its value: in an exposition 1 s past
+# the TTL after the kill (it was last seen before the kill), through the
+# expiry of every interval until then
+scrape_new "$P" "$T/t2.txt" "$(python3 -c "print($t_kill + $TTL + 1)")"
 v=$(metric_value "$T/t2.txt" "switchstat_context_switches_total,pid=\"$IDLE\",comm=\"sleeper\",kind=\"voluntary\"")
 [ "$v" = "$idle_v" ] || fail "idle process: '$v', want '$idle_v' (kept, unchanged)"
 exp=$(metric_value "$T/t2.txt" switchstat_series_expired_total)
@@ -104,19 +135,9 @@ exp=$(metric_value "$T/t2.txt" switchstat_series_expired_total)
 info "TTL $TTL s: killed process kept $kept s after the kill, then gone; idle process kept at $v"
 stop_tool
 
-# --- the TTL, per cgroup ----------------------------------------------------
-cg_make gone
-CG_GONE=$CG
-bg "$WORKLOADS/sleeper" 1000
-CGP=$BG_LAST
-cg_move "$CGP" "$CG_GONE"
-P=$(free_port)
-start_tool cg --listen "$P" -q --series-ttl "$TTL" -i 200
-wait_metric "$P" "^switchstat_context_switches_total\{cgroup=\"$CG_GONE\""
-kill -KILL "$CGP"
-wait "$CGP" 2>/dev/null
-for i in $(seq 1 100); do rmdir "$CG_MNT$CG_GONE" 2>/dev/null && break; sleep 0.05; done
-[ -d "$CG_MNT$CG_GONE" ] && fail "cannot remove $CG_GONE"
+# the removed cgroup (its process killed with the one above)
+P=$PG
+TOOL_PID=$CG_PID
 cg_unexported() {
 	scrape "$P" >"$T/g.txt" || fail "scrape"
 	! grep -q "cgroup=\"$CG_GONE\"" "$T/g.txt"

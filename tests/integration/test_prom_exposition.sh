@@ -186,13 +186,13 @@ info "bad address exit 2, port in use exit 1: $(cat "$T/u.err")"
 # IPv6 loopback, and the table on stdout at the same time (no -q)
 if python3 -c 'import socket; socket.socket(socket.AF_INET6).bind(("::1", 0))' 2>/dev/null; then
 	P6=$(free_port)
-	start_tool v6 --listen "[::1]:$P6" -i 300 -d 3
+	start_tool v6 --listen "[::1]:$P6" -i 300
 	for i in $(seq 1 100); do
 		curl -sf -g -m 2 "http://[::1]:$P6/metrics" -o "$T/v6.txt" && break
 		sleep 0.1
 	done
 	grep -q '^switchstat_build_info' "$T/v6.txt" || fail "no metrics on [::1]:$P6"
-	wait_tool
+	stop_tool # the last interval's table is printed at exit
 	grep -q "PID" "$T/v6.out" || fail "no table on stdout without -q"
 	info "[::1]:$P6 served; table printed alongside"
 fi

@@ -3,8 +3,8 @@
 # test_prom_prometheus.sh - a real Prometheus (Debian's 2.42) on 127.0.0.1
 # scrapes switchstat --listen every second (it negotiates OpenMetrics);
 # a spinner pinned to one CPU and a 1 ms nanosleep loop, each in its own
-# cgroup (the default labels), run for 10 s between SIGSTOPs.  Through
-# Prometheus' HTTP API:
+# cgroup (the default labels), run for 6 s between SIGSTOPs (a 5 s rate
+# window inside, 0.9 s after the start).  Through Prometheus' HTTP API:
 #  - rate(switchstat_oncpu_seconds_total{cgroup=spinner}[5s]) matches the
 #    spinner's /proc rate over the same samples' window within 3 %, and is
 #    1.0 +- 3 % when the kernel says the spinner had its CPU (other load on
@@ -18,7 +18,7 @@
 . "$(dirname "$0")/prom_lib.sh"
 need_root
 command -v taskset >/dev/null || skip "needs taskset"
-RUN_S=10
+RUN_S=6
 CPU=$(($(nproc) - 1))
 
 cg_make spin
@@ -33,10 +33,12 @@ cg_move "$SPIN" "$CG_SPIN"
 cg_move "$SLEEP" "$CG_SLEEP"
 freeze "$SPIN" "$SLEEP"
 
+# Prometheus starts while switchstat does (its target is down until then)
 P=$(free_port)
+launch_prometheus "$P"
 start_tool prom --listen "$P" -q -i 100
 wait_metric "$P" '^switchstat_build_info'
-start_prometheus "$P"
+wait_for "prometheus ready" prom_ready
 target_up() { [ "$(promq 'up{job="switchstat"}')" = 1 ]; }
 wait_for "prometheus: the switchstat target up" target_up
 
@@ -79,8 +81,10 @@ sleeper_scraped() {
 }
 wait_for "a sleeper sample in Prometheus after the run" sleeper_scraped
 
-# rate() over a 5 s window wholly inside the run
-tq=$(python3 -c "print($t0 + 8)")
+# rate() over a 5 s window wholly inside the run: from 0.9 s after the
+# thaw (its first sample was read from the kernel after it) to 0.1 s
+# before the end of the RUN_S s
+tq=$(python3 -c "print($t0 + $RUN_S - 0.1)")
 spin_rate=$(promq "rate($SEL_SPIN[5s])" "$tq")
 vol_rate=$(promq "rate($SEL_VOL[5s])" "$tq")
 [ -n "$spin_rate" ] && [ -n "$vol_rate" ] || fail "empty rate() results"

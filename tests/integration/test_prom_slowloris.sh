@@ -6,15 +6,16 @@
 # switchstat --listen 127.0.0.1:PORT.  Five scrapes with nothing else
 # connected time an unloaded scrape (the slowest of them: U).  Then, each
 # attack in turn, slow-header clients (Slowloris: a request line, then one
-# more header byte on each connection every 3 s, never the blank line;
-# every connection the server closes is opened again at once) hold 300
+# more header byte on each connection every second, never the blank line;
+# every connection the server closed is opened again then) hold 300
 # connections:
 #  - one: all from one address, 127.0.0.2;
 #  - many: from 30 addresses, 127.0.0.2-31, 10 each (each under any
 #    per-address limit: only the total, the header deadline and eviction
 #    can keep a slot for the scraper);
-# while a scraper at 127.0.0.1 scrapes every second, 8 times, starting
-# once the attackers hold their connections (3 s).  Each attack:
+# while a scraper at 127.0.0.1 scrapes every 0.5 s, 8 times (over 4 of
+# the attackers' rounds), starting once the attackers have opened their
+# connections and sent their request lines.  Each attack:
 #  - every scrape is answered 200 with the exposition (its
 #    switchstat_last_collect_timestamp_seconds sample), each within 100 U
 #    (the client gives up then: a scrape that waits for a slot
@@ -69,9 +70,13 @@ def fill():
                     s.send(b"GET /metrics HTTP/1.1\r\nHost: x\r\nX-a: ")
                 except OSError:
                     pass
+ready = sys.argv[3]
 while True:
     fill()
-    time.sleep(3)
+    if ready:  # the first round is out: connections opened, lines sent
+        open(ready, "w").write("%d\n" % len(socks))
+        ready = ""
+    time.sleep(1)
     alive = []
     for s, a in socks:
         try:
@@ -82,18 +87,26 @@ while True:
     socks[:] = alive
 PY
 
-# attack WAY: the attackers in the background (bg); their pid in ATTACKER
+# attack WAY: the attackers in the background (bg), their pid in
+# ATTACKER; returns once their first round is out
 attack() {
-	bg python3 "$T/attack.py" "$P" "$1"
+	rm -f "$T/attack.$1"
+	bg python3 "$T/attack.py" "$P" "$1" "$T/attack.$1"
 	ATTACKER=$BG_LAST
+	wait_file "$T/attack.$1"
+}
+# attackers_gone: no connection from the attackers' addresses at the port
+attackers_gone() {
+	[ "$(ss -Htn "( sport = :$P and not dst 127.0.0.1 )" | wc -l)" -eq 0 ]
 }
 
-# scrapes LIMIT_S N: N scrapes a second apart, each given LIMIT_S; prints
-# "ok total slowest_s"
+# scrapes LIMIT_S N GAP_S: N scrapes GAP_S apart, each given LIMIT_S;
+# prints "ok total slowest_s"
 scrapes() {
-	python3 - "$P" "$1" "$2" <<'PY'
+	python3 - "$P" "$1" "$2" "$3" <<'PY'
 import http.client, sys, time
 port, limit, n = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
+gap = float(sys.argv[4])
 ok, slowest = 0, 0.0
 for i in range(n):
     t0 = time.monotonic()
@@ -109,20 +122,19 @@ for i in range(n):
     dt = time.monotonic() - t0
     ok += good and dt <= limit
     slowest = max(slowest, dt)
-    time.sleep(max(0, 1 - dt))
+    time.sleep(max(0, gap - dt))
 print(ok, n, "%.4f" % slowest)
 PY
 }
 
-read -r _ _ U < <(scrapes 5 5)
+read -r _ _ U < <(scrapes 5 5 0.2)
 LIMIT=$(python3 -c "print(100 * $U)")
 info "unloaded scrape: slowest of 5 $(python3 -c "print('%.1f' % (1000 * $U))") ms; limit under attack 100 x that = $(python3 -c "print('%.0f' % (1000 * $LIMIT))") ms"
 bad=0
 for way in one many; do
 	attack "$way"
-	sleep 3 # the attackers hold their connections
 	conns=$(ss -Htn state established "( sport = :$P )" | wc -l)
-	read -r ok n slowest < <(scrapes "$LIMIT" 8)
+	read -r ok n slowest < <(scrapes "$LIMIT" 8 0.5)
 	rss=$(rss_kb)
 	kill "$ATTACKER" 2>/dev/null
 	wait "$ATTACKER" 2>/dev/null
@@ -132,7 +144,7 @@ for way in one many; do
 	[ "$conns" -ge 50 ] || { echo "FAIL: $way: the attackers hold only $conns connections" >&2; bad=1; }
 	[ "$ok" -eq "$n" ] || { echo "FAIL: $way: $((n - ok)) of $n scrapes not answered" >&2; bad=1; }
 	[ "$growth" -lt $((256 * 32)) ] || { echo "FAIL: $way: RSS grew $growth KiB" >&2; bad=1; }
-	sleep 1 # the attackers' connections close
+	wait_for "$way: the attackers' connections closed" attackers_gone
 done
 kill -0 "$TOOL_PID" || fail "switchstat exited"
 stop_tool

@@ -12,7 +12,8 @@
 # those switch-ins too) and not the kernel's.
 #
 # Workload: a 1 ms nanosleep loop (SCHED_OTHER: it preempts at once, some
-# 500 waits a second) beside four hogs, all pinned to CPU 0, for 8 s,
+# 500 waits a second) beside four hogs, all pinned to CPU 0, until the
+# victim has had WAITS switch-ins after a wait (however long that takes),
 # frozen (SIGSTOP) while the tool starts and stops.  Oracle: the victim's
 # pcount delta, the third field of /proc/PID/schedstat (switch-ins after a
 # wait).  The waits --hist runq -t counts must be within 0.05 % + 1 of it
@@ -35,6 +36,7 @@
 need_root
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
 
+WAITS=4000
 bg taskset -c 0 "$WORKLOADS/sleeper" 1000
 VICTIM=$BG_LAST
 HOGS=()
@@ -46,8 +48,16 @@ done
 wait_comm "$VICTIM" sleeper
 
 
+# pcount_past N0: the victim has had WAITS switch-ins after a wait since
+# its schedstat's third field was N0
+pcount_past() {
+	local n
+	read -r _ _ n <"/proc/$VICTIM/schedstat"
+	[ $((n - $1)) -ge "$WAITS" ]
+}
+
 # window NAME: freeze, start the tool, count the victim's switch-ins
-# after a wait over 8 s, and compare with what --hist runq -t counted
+# after a wait until WAITS, and compare with what --hist runq -t counted
 window() {
 	local name=$1 n0 n1 want got unrep slack i t0=0
 	freeze "$VICTIM" "${HOGS[@]}"
@@ -72,21 +82,23 @@ window() {
 		fi
 		grep -m1 'switches not reported' "$T/$name.err" | grep -q "found late: no sched_exit_tp" ||
 			fail "lazy: sched_exit_tp was attached before the first interval ended"
-		# frozen for longer than an interval: the intervals that end
+		# frozen across an interval edge (the second one printed
+		# after the freeze ended after it): the intervals that end
 		# after the thaw began after the freeze, so they hold the
 		# window's waits only
-		sleep 1.5
+		wait_intervals "$name" $(($(intervals "$name") + 2))
 		t0=$EPOCHREALTIME
 	fi
 	read -r _ _ n0 <"/proc/$VICTIM/schedstat"
 	thaw "$VICTIM" "${HOGS[@]}"
-	sleep 8
+	wait_for "$name: $WAITS switch-ins of the victim after a wait" pcount_past "$n0"
 	freeze "$VICTIM" "${HOGS[@]}"
 	read -r _ _ n1 <"/proc/$VICTIM/schedstat"
 	stop_tool
 
 	want=$((n1 - n0))
-	[ "$want" -gt 1000 ] || fail "$name: the victim ran only $want times after a wait"
+	[ "$want" -ge "$WAITS" ] ||
+		fail "$name: the victim ran $want times after a wait, short of the $WAITS the window waited for"
 	got=$(python3 - "$T/$name.out" "$t0" <<'PY'
 import json, sys
 # the intervals that end after the window opened (lazy: the tool ran

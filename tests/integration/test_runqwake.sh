@@ -102,7 +102,7 @@ v0=$(status_sum "$P" voluntary_ctxt_switches)
 t0=$(pcount "$TID")
 pcounts "$T/pc0"
 kill -USR1 "$P"
-sleep 1 # the threads' three 1 ms sleeps, with time to spare
+wait_for "the threads past their three 1 ms sleeps" threads_parked "$P"
 freeze "$P"
 c1=$(pcount)
 v1=$(status_sum "$P" voluntary_ctxt_switches)

@@ -63,6 +63,36 @@ run() {
 	wait "$WL" 2>/dev/null
 }
 
+# run_many "NAME ARGS..."...: one stackwait run under several switchstat
+# --stacks -p ARGS at once (each as run NAME ARGS: attached before the
+# go, stopped once it has printed and stopped itself), so that their
+# outputs are of the same blocking; its figures in each $T/NAME.wl
+run_many() {
+	local spec name args pids=() names=() i
+	rm -f "$T/go.fifo"
+	mkfifo "$T/go.fifo"
+	"$WORKLOADS/stackwait" $N $PIPE_MS $SLEEP_MS "$T/go.fifo" >"$T/many.wl" &
+	WL=$!
+	BG_PIDS+=("$WL")
+	for spec in "$@"; do
+		read -r name args <<<"$spec"
+		# shellcheck disable=SC2086 # the run's options, split
+		launch "$name" --stacks -p "$WL" -d 600 --no-counters $args
+		pids+=("$LAUNCHED")
+		names+=("$name")
+	done
+	for i in "${!pids[@]}"; do await "${names[$i]}" "${pids[$i]}"; done
+	echo g >"$T/go.fifo"
+	wait_for "the workload printed and stopped" gated_done "$T/many.wl"
+	kill -INT "${pids[@]}"
+	for i in "${!pids[@]}"; do
+		reap "${pids[$i]}" "${names[$i]}"
+		cp "$T/many.wl" "$T/${names[$i]}.wl"
+	done
+	kill -KILL "$WL" 2>/dev/null
+	wait "$WL" 2>/dev/null
+}
+
 # folded_of NAME: the "stack" records of run NAME (CSV or NDJSON) as folded
 # lines (comm;user_stack;kernel_stack usecs) in $T/NAME.folded
 folded_of() {
@@ -230,14 +260,14 @@ sys.exit(0 if ok else 1)
 PY
 }
 
+# cases 1, 2 and 4 trace one run of the workload, 5 and 6 another
+run_many "f -f" "k -K -L" "j --json -L"
 info "1. folded (-f): format, the workload's functions under their kernel frames, values and ratio"
-run f -f
 check_folded f || fail "folded stacks wrong"
 
 info "2. -K: kernel stacks only (table), -L"
 # per thread: the helper thread blocks in pipe_read too, and per process
 # its stacks are the process's (named stackwait, as the process row)
-run k -K -L
 python3 - "$T/k.out" "$T/k.wl" <<'PY' || fail "-K table wrong"
 import sys
 out, wl = sys.argv[1:3]
@@ -283,17 +313,15 @@ SWITCHSTAT_TEST=miss_arrive=3,no_raw run n -f
 check_folded n || fail "an unseen switch-in lost its span (regular path)"
 
 info "4. NDJSON (-L): \"stack\" records, their stacks as in 1"
-run j --json -L
 folded_of j
 check_folded j "$T/j.folded" || fail "NDJSON stack records wrong"
 
 info "5. --wakers -f: each stack with its waker's (offwaketime -f)"
-run w -f --wakers
+run_many "w -f --wakers" "c --csv -L --wakers"
 check_folded w || fail "--wakers -f: the blocked stacks wrong"
 check_wakers w || fail "--wakers -f: the wakers' stacks wrong"
 
 info "6. --wakers, CSV (-L): the waker's fields"
-run c --csv -L --wakers
 folded_of c
 check_folded c "$T/c.folded" || fail "CSV stack records wrong"
 check_wakers c "$T/c.folded" swhelper || fail "CSV waker stacks wrong"

@@ -27,7 +27,12 @@
 #     (rooted, no marker, 20 rec frames as gdb shows).
 . "$(dirname "$0")/lib.sh"
 need_root
+# how long each workload blocks at its stack, ms: the processes that exit
+# (case 1) 700, while their images are read; those alive at the print
+# (cases 2, 3: an image is read then at the latest) 200, of which the 5 %
+# bound is 10 ms
 MS=700
+MS_LIVE=200
 for w in stacktruth stacktruth_nofp; do
 	[ -x "$WORKLOADS/$w" ] || fail "workload $w not built in $WORKLOADS"
 done
@@ -41,12 +46,13 @@ wrong() {
 }
 [ -n "$GDB" ] || info "no gdb here: the source's chain stands in for gdb's backtrace"
 
-# start_wl NAME WL MODE: the workload (gated by $T/NAME.fifo) in the
-# background, its output in $T/NAME.wl; its pid in WLP
+# start_wl NAME WL MODE [BLOCK_MS]: the workload (gated by $T/NAME.fifo)
+# in the background, blocking BLOCK_MS (default MS), its output in
+# $T/NAME.wl; its pid in WLP
 start_wl() {
 	rm -f "$T/$1.fifo"
 	mkfifo "$T/$1.fifo"
-	"$WORKLOADS/$2" "$3" "$MS" "$T/$1.fifo" >"$T/$1.wl" &
+	"$WORKLOADS/$2" "$3" "${4:-$MS}" "$T/$1.fifo" >"$T/$1.wl" &
 	WLP=$!
 	BG_PIDS+=("$WLP")
 }
@@ -54,11 +60,13 @@ start_wl() {
 # go NAME: release workload NAME and wait until it printed its time
 go() {
 	echo g >"$T/$1.fifo"
-	for _ in $(seq 1 400); do
-		[ -s "$T/$1.wl" ] && return 0
-		sleep 0.05
-	done
-	fail "$1: the workload did not print its time"
+	wait_file "$T/$1.wl"
+}
+
+# blocked_again PID: the workload blocks at its stack again (in nanosleep),
+# as gdb must find it
+blocked_again() {
+	grep -q nanosleep "/proc/$1/wchan" 2>/dev/null
 }
 
 # bt NAME PID MODE: gdb's backtrace of PID (blocked again at its stack)
@@ -82,16 +90,16 @@ bt() {
 }
 
 # run_one NAME WL MODE ARGS...: switchstat --stacks -p ARGS while the
-# workload blocks once; stopped (SIGINT: the stacks print) after it
-# printed; gdb's backtrace then
+# workload blocks once (MS_LIVE); stopped (SIGINT: the stacks print) after
+# it printed and blocked again; gdb's backtrace then
 run_one() {
 	local name=$1 wl=$2 mode=$3
 	shift 3
-	start_wl "$name" "$wl" "$mode"
+	start_wl "$name" "$wl" "$mode" "$MS_LIVE"
 	local p=$WLP
 	start_tool "$name" --stacks -p "$p" -d 600 --no-counters "$@"
 	go "$name"
-	sleep 0.2
+	wait_for "$name: the workload blocked again" blocked_again "$p"
 	stop_tool
 	bt "$name" "$p" "$mode"
 }
@@ -200,7 +208,8 @@ for fmt in folded json; do
 	echo g >"$T/x.fifo"
 	wait "$X" || fail "the exiting workload failed"
 	go live
-	sleep 0.5 # exited well before the print
+	# exited (reaped) before the print; the live copy blocked again
+	wait_for "live: the workload blocked again" blocked_again "$LIVE"
 	stop_tool
 	bt live "$LIVE" walk
 	cp "$T/x.wl" "$T/x$fmt.wl"

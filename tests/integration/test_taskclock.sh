@@ -11,7 +11,9 @@
 # instances trace the same frozen window (started while the workloads are
 # stopped, so every slice in it starts and ends at a switch they see): the
 # default one and one with SWITCHSTAT_TEST=window_clock (the
-# sched_switch window, bpf_ktime_get_ns, as before).  Asserts:
+# sched_switch window, bpf_ktime_get_ns, as before).  The window lasts
+# until each process has run WIN_NS on a CPU (schedstat: run_for_cpu),
+# however slow the host: 0.1 % of it is 50 us.  Asserts:
 #  1. the default instance says it is on the kernel's clock (-v);
 #  2. each process's on-CPU time equals its schedstat delta over the
 #     window within 0.1 % (the window instance's figure, printed beside
@@ -42,10 +44,11 @@ grep -q "on-CPU time: the kernel's clock" "$T/kern.err" ||
 grep -q "on-CPU time: the sched_switch window" "$T/win.err" ||
 	fail "SWITCHSTAT_TEST=window_clock did not keep the window: $(grep 'on-CPU time' "$T/win.err")"
 
+WIN_NS=50000000
 declare -A s0 s1
 for p in "$PP" "$PC" "$SL" "$SP"; do s0[$p]=$(schedstat_sum "$p"); done
 thaw "$PP" "$PC" "$SL" "$SP"
-sleep 4
+run_for_cpu "$WIN_NS" "$PP" "$PC" "$SL" "$SP"
 freeze "$PP" "$PC" "$SL" "$SP"
 for p in "$PP" "$PC" "$SL" "$SP"; do s1[$p]=$(schedstat_sum "$p"); done
 kill -INT "$K" "$W"
@@ -55,7 +58,8 @@ reap "$W" win
 for who in ping:"$PP" pong:"$PC" sleeper:"$SL" spinner:"$SP"; do
 	name=${who%%:*} p=${who#*:}
 	want=$((s1[$p] - s0[$p]))
-	[ "$want" -gt 1000000 ] || fail "$name: only $want ns on CPU in the window"
+	[ "$want" -ge "$WIN_NS" ] ||
+		fail "$name: $want ns on CPU in the window, short of the $WIN_NS ns it was run for (run_for_cpu)"
 	info "$name sched_switch window: $(within_pct "$(csv_sum "$T/win.out" oncpu_ns pid "$p")" "$want" 0.1)"
 	check_within "$name on-CPU vs schedstat (kernel's clock)" \
 		"$(csv_sum "$T/kern.out" oncpu_ns pid "$p")" "$want" 0.1

@@ -4,6 +4,9 @@
 # threads.  Main thread in pause(), 4 threads spinning: -p PID on-CPU time
 # equals the sum over /proc/PID/task/*/schedstat within 2%; -L gives one row
 # per thread, each matching its own schedstat; -t TID shows only that thread.
+# Each window lasts until the process has run WIN_NS on the CPUs
+# (schedstat, its threads summed: run_for_cpu), however slow the host;
+# the -t one until it and the other spinner have run 100 ms.
 . "$(dirname "$0")/lib.sh"
 need_root
 
@@ -14,13 +17,14 @@ OTHER=$BG_LAST
 wait_threads "$P" 5
 wait_comm "$OTHER" other-spin
 freeze "$P" "$OTHER"
+WIN_NS=1000000000
 mapfile -t TIDS < <(ls /proc/"$P"/task)
 [ "${#TIDS[@]}" -eq 5 ] || fail "expected 5 threads, got ${#TIDS[@]}"
 
 start_tool proc --csv -n 0 -i 1000 -p "$P"
 s0=$(schedstat_sum "$P")
 thaw "$P" "$OTHER"
-sleep 3
+run_for_cpu "$WIN_NS" "$P"
 freeze "$P" "$OTHER"
 s1=$(schedstat_sum "$P")
 stop_tool
@@ -33,7 +37,7 @@ start_tool thr --csv -n 0 -i 1000 -p "$P" -L
 declare -A t0
 for t in "${TIDS[@]}"; do t0[$t]=$(awk '{print $1}' /proc/"$P"/task/"$t"/schedstat); done
 thaw "$P" "$OTHER"
-sleep 3
+run_for_cpu "$WIN_NS" "$P"
 freeze "$P" "$OTHER"
 stop_tool
 head -1 "$T/thr.out" | grep -q ',tid,' || fail "-L CSV has no tid column"
@@ -61,7 +65,7 @@ T1=${TIDS[1]}
 [ "$T1" != "$P" ] || T1=${TIDS[2]}
 start_tool one --csv -n 0 -i 1000 -t "$T1" -L
 thaw "$P" "$OTHER"
-sleep 1
+run_for_cpu 100000000 "$P" "$OTHER"
 freeze "$P" "$OTHER"
 stop_tool
 tids=$(python3 -c 'import csv,sys; print(" ".join(sorted({r["tid"] for r in csv.DictReader(open(sys.argv[1], encoding="latin-1", newline=""))})))' "$T/one.out")

@@ -4,11 +4,12 @@
 # size (its own tmux server, no config), read back with capture-pane.
 #  - refusals: TERM dumb or unset, stdout not a tty, --top --csv onto the
 #    terminal: exit 2, one message, nothing drawn;
-#  - run A (--top -L -i 5000 --csv >file, the view on /dev/tty): the
+#  - run A (--top -L -i 1500 --csv >file, the view on /dev/tty): the
 #    status lines; over a frozen window (thaw at an interval's start, freeze
-#    1 s later) the spinner's row has its pid and comm and its ONCPU(ms) is
-#    within 2 % of schedstat; every row on the screen is, to the digit, a
-#    CSV row of the same interval;
+#    0.5 s later; again on a later interval until the CSV shows the window
+#    inside one) the spinner's row has its pid and comm and its ONCPU(ms)
+#    is within 2 % of schedstat; every row on the screen is, to the digit,
+#    a CSV row of the same interval;
 #  - keys on that interval (paused first: the screen stays on it while the
 #    CSV goes on): sort by PID and by SWITCH (the column in order, its
 #    header bold), threads off (filtered to the threaded spinner: one row,
@@ -17,9 +18,9 @@
 #    reflows: the status wraps, whole columns, the rows fill the height;
 #    resume; q; the pane's terminal is sane afterwards (stty -a: icanon echo
 #    icrnl opost isig) and the view is gone;
-#  - run F (--top --hist runq -P): the r pane of the filtered row, a
-#    sleeper run 1 s inside one interval, counts its row's switches (+-1,
-#    1 % under load);
+#  - run F (--top --hist runq -P -i 1500): the r pane of the filtered
+#    row, a sleeper run 0.5 s inside one interval, counts its row's
+#    switches (+-1, 1 % under load);
 #  - runs B, C, E (--top, the view on stdout): Ctrl-C typed in the pane and
 #    SIGTERM each end it with exit 0, SIGSEGV (a crash) kills it (139), and
 #    each leaves a sane terminal.
@@ -295,29 +296,50 @@ wait_file "$T/D.rc"
 	fail "--top --csv on a tty: $(cat "$T/D.err")"
 info "refused: --top --csv with stdout on the terminal"
 
-pane A SS_STDOUT="$T/A.csv" "$T/run.sh" A --top -L -i 5000 --csv
+pane A SS_STDOUT="$T/A.csv" "$T/run.sh" A --top -L -i 1500 --csv
 wait_interval A "--:--:--"
 cap A a0.txt
 scr json "$T/a0.txt" >/dev/null || fail "header: $(head -3 "$T/a0.txt")"
 grep -q "^PID     TID     COMM " "$T/a0.txt" || fail "no column header: $(head -5 "$T/a0.txt")"
 info "header: $(head -1 "$T/a0.txt")"
 
-# one frozen window inside one interval (thawed as the interval begins)
-next_interval A
-s0=$(schedstat_sum "$SPIN")
-thaw "$SPIN" "$THR"
-sleep 1
-freeze "$SPIN" "$THR"
-s1=$(schedstat_sum "$SPIN")
-wait_interval A "$NOW"
-keys A Space # pause on this interval
-wait_screen A a1.txt PAUSED
-[ "$(scr time "$T/a1.txt")" = "$NOW" ] || fail "paused on another interval"
-got=$(scr oncpu_ns "$T/a1.txt" "$SPIN" topspin 2>&1) || fail "$got"
-n=$(python3 -c '
+# one frozen window inside one interval (thawed as the interval begins),
+# the view paused on that interval; else (a slow draw or key) resumed and
+# the window taken again on a later interval.  in_one THAW_S FREEZE_S: the
+# spinner has one CSV row since THAW_S, of an interval that ended after
+# FREEZE_S (the CSV row is written before the view draws it)
+in_one() {
+	python3 - "$T/A.csv" "$SPIN" "$1" "$2" <<'PY'
 import csv, sys
-print(sum(1 for r in csv.DictReader(open(sys.argv[1], encoding="latin-1")) if r["pid"] == sys.argv[2]))' "$T/A.csv" "$SPIN")
-[ "$n" = 1 ] || fail "the frozen window is in $n intervals of the CSV, not one (machine too slow for the 5 s interval?)"
+f, pid, ta, tb = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+t = [float(r["time"]) for r in csv.DictReader(open(f, encoding="latin-1"))
+     if r["pid"] == pid and float(r["time"]) > ta]
+sys.exit(0 if len(t) == 1 and t[0] > tb else 1)
+PY
+}
+for try in $(seq 1 20); do
+	next_interval A
+	ta=$(date +%s.%N)
+	s0=$(schedstat_sum "$SPIN")
+	thaw "$SPIN" "$THR"
+	sleep 0.5
+	freeze "$SPIN" "$THR"
+	s1=$(schedstat_sum "$SPIN")
+	tb=$(date +%s.%N)
+	wait_interval A "$NOW"
+	keys A Space # pause on this interval
+	wait_screen A a1.txt PAUSED
+	[ "$(scr time "$T/a1.txt")" = "$NOW" ] && in_one "$ta" "$tb" && break
+	info "window $try: not inside the one interval paused on (a slow draw): again"
+	[ "$try" -lt 20 ] || fail "hang: no window of 0.5 s inside one 1.5 s interval in 20 tries"
+	keys A Space # resume
+	for i in $(seq 1 100); do
+		cap A a1.txt
+		grep -q PAUSED "$T/a1.txt" || break
+		sleep 0.05
+	done
+done
+got=$(scr oncpu_ns "$T/a1.txt" "$SPIN" topspin 2>&1) || fail "$got"
 check_within "pid $SPIN topspin on-CPU on the screen vs schedstat" "$got" $((s1 - s0)) 2
 # the screen and the CSV of the same interval (the CSV row is written
 # before the view draws it)
@@ -418,12 +440,12 @@ info "c: counter columns off and on"
 
 # + and -: the interval doubles and halves, not below -i's
 keys A +
-wait_screen A a9b.txt "interval 10000 ms"
+wait_screen A a9b.txt "interval 3000 ms"
 keys A - - n # n: once PID is the sort, both - were read
 wait_screen A a9c.txt "sort PID"
-grep -q "interval 5000 ms" "$T/a9c.txt" || fail "- -: $(head -1 "$T/a9c.txt")"
+grep -q "interval 1500 ms" "$T/a9c.txt" || fail "- -: $(head -1 "$T/a9c.txt")"
 keys A s
-info "+ and -: 10000 ms, back to 5000 ms (not below -i)"
+info "+ and -: 3000 ms, back to 1500 ms (not below -i)"
 
 # resize: the view reflows to the new size (80x20), and back
 "${TM[@]}" split-window -d -v -t A:0.0 -l 10 "sleep 600"
@@ -451,18 +473,18 @@ out=$(scr vs_csv "$T/a11.txt" "$T/A.csv" 2>&1) || fail "after resume: $out"
 info "$out"
 
 # --- run F: --hist runq -P, the r pane of the selected row ------------------
-# The sleeper (hostile comm) runs 1 s inside one interval: each of its
+# The sleeper (hostile comm) runs 0.5 s inside one interval: each of its
 # switch-ins after a wakeup is one run-queue sample, each sleep one switch,
 # so the pane's histogram counts its row's switches (+-1: the SIGCONT wakeup
 # and the final stop; 1 % under load).
-pane F "$T/run.sh" F --top --hist runq -P -i 3000
+pane F "$T/run.sh" F --top --hist runq -P -i 1500
 wait_interval F "--:--:--"
 freeze "$BAD"
 keys F / "$BAD" Enter r
 wait_screen F f0.txt "histograms of pid $BAD"
 next_interval F
 thaw "$BAD"
-sleep 1
+sleep 0.5
 freeze "$BAD"
 wait_interval F "$NOW"
 keys F Space

@@ -19,6 +19,13 @@ export SS_ATTACH_TIMEOUT_S=600
 # and every wait a test makes under TCG may take as long before it is a hang
 export SS_HANG_S=600
 cd /src || exit 1
+# the tests' compiled-BPF cache (a directory per test), kept by the host
+# for this target: on the second disk (the root disk is a snapshot), off it
+# again before the end so guest-init can unmount /src cleanly
+if [ -d .vm/bpf-tests ]; then
+	mkdir -p /var/cache/switchstat/tests
+	mount --bind .vm/bpf-tests /var/cache/switchstat/tests
+fi
 # the integration tests write temporary files under /tmp (a tmpfs here)
 sum "kernel $(uname -r)"
 sum "cpus $(nproc) mem_kb $(awk '/MemTotal/ { print $2 }' /proc/meminfo)"
@@ -83,22 +90,12 @@ fi
 
 # 3. the integration tests
 if [ -n "${TESTS:-}" ]; then
+	# progress on the console, a line as each test ends (read from the
+	# pipe, not polled: the guest powers off as soon as the last ends)
 	ctest --test-dir build -R "$TESTS" --output-on-failure \
-		--timeout "${CTEST_TIMEOUT:-900}" >"$R/ctest.log" 2>&1 &
-	cpid=$!
-	# progress on the console, one line per finished test
-	n=0
-	while kill -0 "$cpid" 2>/dev/null; do
-		sleep 5
-		m=$(grep -cE 'Test +#[0-9]+: ' "$R/ctest.log")
-		if [ "$m" -gt "$n" ]; then
-			grep -E 'Test +#[0-9]+: ' "$R/ctest.log" | sed -n "$((n + 1)),${m}p" |
-				sed 's/^/VM: /' >/dev/console
-			n=$m
-		fi
-	done
-	wait "$cpid"
-	sum "ctest rc $?"
+		--timeout "${CTEST_TIMEOUT:-900}" 2>&1 | tee "$R/ctest.log" |
+		grep --line-buffered -E 'Test +#[0-9]+: ' | sed -u 's/^/VM: /' >/dev/console
+	sum "ctest rc ${PIPESTATUS[0]}"
 	# "  3/17 Test  #5: integration.test_hist ......   Passed   12.34 sec"
 	sed -nE 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: ([^ ]+) \.*[ *]*(Passed|Skipped|[*]*Failed|Failed|[*]*Timeout|[*]*Exception[^0-9]*|Not Run)[^0-9]*([0-9.]+) sec.*/test \1 \2 \3/p' \
 		"$R/ctest.log" | sed 's/\*//g' >>"$R/summary"
@@ -109,6 +106,7 @@ if [ -n "${TESTS:-}" ]; then
 	cp build/Testing/Temporary/LastTest.log "$R/" 2>/dev/null
 fi
 kill "$beat" 2>/dev/null
+umount /var/cache/switchstat/tests 2>/dev/null
 sum "done"
 echo "VM-SUMMARY-BEGIN" >/dev/console
 cat "$R/summary" >/dev/console

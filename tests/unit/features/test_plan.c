@@ -71,31 +71,40 @@ static void k_btf(struct ss_kfacts *k, const struct offs *f)
 }
 
 /*
- * The 6.18 host cflags-6.18.txt comes from: sched_exit_tp, and the run
- * queue's steal time, which the task clock leaves out.
+ * The kernels' offsets, a row each in struct offs's order, as their -v
+ * cflags print them: this 6.18 host (cflags-6.18.txt) and the x86 guests
+ * of scripts/test-vm.sh, Debian's 6.12, 6.1 and 5.10 (cflags-KERNEL.txt).
+ */
+enum { OFFS_618, OFFS_612, OFFS_61, OFFS_510 };
+
+/* clang-format off */
+static const struct offs offs[] = {
+	/* pid, tgid, nvcsw, nivcsw, comm, cpu, exit_state, state, state_size,
+	 * policy, sum_exec, prev_sum_exec, run_delay, flags, iowait (byte,
+	 * bit), ident (leader, start, comm), cg (task_cgroups, css_dfl,
+	 * cgroup_kn, kn_id) */
+	[OFFS_618] = { 1264, 1268, 1536, 1544, 1752, 20, 1160, 24, 4,
+		       780, 232, 240, 1016, 44, 1193, 0,
+		       { 1328, 1552, 1752 }, { 2376, 112, 256, 96 } },
+	[OFFS_612] = { 2432, 2436, 2760, 2768, 2976, 20, 2328, 0, 4,
+		       972, 224, 232, 2200, 44, 2360, 4,
+		       { 2496, 2776, 2976 }, { 3584, 128, 256, 96 } },
+	[OFFS_61] = { 2416, 2420, 2760, 2768, 2976, 20, 2308, 0, 4,
+		      972, 200, 216, 2168, 44, 2344, 3,
+		      { 2480, 2776, 2976 }, { 3600, 128, 248, 104 } },
+	[OFFS_510] = { 2232, 2236, 2520, 2528, 2736, 64, 2132, 16, 8,
+		       868, 200, 216, 1952, 36, 2168, 2,
+		       { 2296, 2536, 2736 }, { 3328, 120, 248, 104 } },
+};
+/* clang-format on */
+
+/*
+ * The 6.18 host: sched_exit_tp, and the run queue's steal time, which the
+ * task clock leaves out.
  */
 static void k_618(struct ss_kfacts *k)
 {
-	static const struct offs f = { .pid = 1264,
-				       .tgid = 1268,
-				       .nvcsw = 1536,
-				       .nivcsw = 1544,
-				       .comm = 1752,
-				       .cpu = 20,
-				       .exit_state = 1160,
-				       .state = 24,
-				       .state_size = 4,
-				       .policy = 780,
-				       .sum_exec = 232,
-				       .prev_sum_exec = 240,
-				       .run_delay = 1016,
-				       .flags = 44,
-				       .iowait_byte = 1193,
-				       .iowait_bit = 0,
-				       .ident = { 1328, 1552, 1752 },
-				       .cg = { 2376, 112, 256, 96 } };
-
-	k_btf(k, &f);
+	k_btf(k, &offs[OFFS_618]);
 	k->exit_tp = true;
 	k->kexcl = true;
 	k->se_cfs_rq = 296;
@@ -104,87 +113,27 @@ static void k_618(struct ss_kfacts *k)
 	k->rq_irq = 0;
 }
 
-/*
- * The x86 guests of scripts/test-vm.sh (cflags-6.12.txt, cflags-6.1.txt):
- * Debian's 6.12 and 6.1, no sched_exit_tp, no run queue steal or IRQ time
- * for the task clock to name.
- */
+/* 6.12 and 6.1: no sched_exit_tp, no run queue steal or IRQ time for the
+ * task clock to name */
 static void k_612(struct ss_kfacts *k)
 {
-	static const struct offs f = { .pid = 2432,
-				       .tgid = 2436,
-				       .nvcsw = 2760,
-				       .nivcsw = 2768,
-				       .comm = 2976,
-				       .cpu = 20,
-				       .exit_state = 2328,
-				       .state = 0,
-				       .state_size = 4,
-				       .policy = 972,
-				       .sum_exec = 224,
-				       .prev_sum_exec = 232,
-				       .run_delay = 2200,
-				       .flags = 44,
-				       .iowait_byte = 2360,
-				       .iowait_bit = 4,
-				       .ident = { 2496, 2776, 2976 },
-				       .cg = { 3584, 128, 256, 96 } };
-
-	k_btf(k, &f);
+	k_btf(k, &offs[OFFS_612]);
 }
 
 static void k_61(struct ss_kfacts *k)
 {
-	static const struct offs f = { .pid = 2416,
-				       .tgid = 2420,
-				       .nvcsw = 2760,
-				       .nivcsw = 2768,
-				       .comm = 2976,
-				       .cpu = 20,
-				       .exit_state = 2308,
-				       .state = 0,
-				       .state_size = 4,
-				       .policy = 972,
-				       .sum_exec = 200,
-				       .prev_sum_exec = 216,
-				       .run_delay = 2168,
-				       .flags = 44,
-				       .iowait_byte = 2344,
-				       .iowait_bit = 3,
-				       .ident = { 2480, 2776, 2976 },
-				       .cg = { 3600, 128, 248, 104 } };
-
-	k_btf(k, &f);
+	k_btf(k, &offs[OFFS_61]);
 }
 
 /*
- * Debian 11's 5.10 (cflags-5.10.txt): a raw sched_switch of 3 arguments
- * (prev_state from task_struct.state, a long), tp_btf (5.5+), but no task
- * storage for tracing programs or bpf_get_current_task_btf (5.11), no
- * atomic OR (5.12).
+ * 5.10: a raw sched_switch of 3 arguments (prev_state from
+ * task_struct.state, a long), tp_btf (5.5+), but no task storage for
+ * tracing programs or bpf_get_current_task_btf (5.11), no atomic OR
+ * (5.12).
  */
 static void k_510(struct ss_kfacts *k)
 {
-	static const struct offs f = { .pid = 2232,
-				       .tgid = 2236,
-				       .nvcsw = 2520,
-				       .nivcsw = 2528,
-				       .comm = 2736,
-				       .cpu = 64,
-				       .exit_state = 2132,
-				       .state = 16,
-				       .state_size = 8,
-				       .policy = 868,
-				       .sum_exec = 200,
-				       .prev_sum_exec = 216,
-				       .run_delay = 1952,
-				       .flags = 36,
-				       .iowait_byte = 2168,
-				       .iowait_bit = 2,
-				       .ident = { 2296, 2536, 2736 },
-				       .cg = { 3328, 120, 248, 104 } };
-
-	k_btf(k, &f);
+	k_btf(k, &offs[OFFS_510]);
 	k->switch_nargs = 3;
 	k->task_storage = false;
 	k->current_task_btf = false;

@@ -121,6 +121,20 @@ static int lines(char *s, char **v, int max)
 	return n;
 }
 
+/*
+ * ss_out_init on @fx, then render it: the text (free it), split into @l
+ * (16 entries), which must hold @n lines.
+ */
+static char *init_render(struct fixture *fx, char **l, int n)
+{
+	char *txt;
+
+	ss_out_init(&fx->out);
+	txt = render(fx);
+	cr_assert_eq(lines(txt, l, 16), n);
+	return txt;
+}
+
 static bool starts(const char *s, const char *prefix)
 {
 	return !strncmp(s, prefix, strlen(prefix));
@@ -201,9 +215,7 @@ Test(output_table, threads_add_tid_column)
 	char *txt, *l[16];
 
 	fixture(&fx, ARGS("-L"));
-	ss_out_init(&fx.out);
-	txt = render(&fx);
-	cr_assert_eq(lines(txt, l, 16), 4);
+	txt = init_render(&fx, l, 4);
 	cr_expect(starts(l[0], core_head_L), "header '%s'", l[0]);
 	cr_expect(starts(l[1], "1234    1240    worker                12  "
 			       "    10       2     250.00   25.0"),
@@ -222,9 +234,7 @@ Test(output_table, timestamp_line_in_local_time)
 	setenv("TZ", "UTC", 1);
 	tzset();
 	fixture(&fx, ARGS("-T", "-L"));
-	ss_out_init(&fx.out);
-	txt = render(&fx);
-	cr_assert_eq(lines(txt, l, 16), 5);
+	txt = init_render(&fx, l, 5);
 	cr_expect_str_eq(l[0], "22:13:20");
 	cr_expect(starts(l[1], core_head_L), "header '%s'", l[1]);
 	cr_expect(starts(l[2], "1234    1240    worker"), "row '%s'", l[2]);
@@ -252,9 +262,7 @@ Test(output_table, top_n_cuts_rows)
 	char *txt, *l[16];
 
 	fixture(&fx, ARGS("-n", "1"));
-	ss_out_init(&fx.out);
-	txt = render(&fx);
-	cr_assert_eq(lines(txt, l, 16), 3);
+	txt = init_render(&fx, l, 3);
 	cr_expect(starts(l[1], "1234    worker"), "row '%s'", l[1]);
 	cr_expect_str_eq(l[2], "");
 	free(txt);
@@ -279,9 +287,7 @@ Test(output_table, no_rows_header_only)
 
 	fixture(&fx, NOARGS);
 	fx.iv.n = 0;
-	ss_out_init(&fx.out);
-	txt = render(&fx);
-	cr_assert_eq(lines(txt, l, 16), 2);
+	txt = init_render(&fx, l, 2);
 	cr_expect(starts(l[0], core_head));
 	cr_expect_str_eq(l[1], "");
 	free(txt);
@@ -294,9 +300,7 @@ Test(output_table, dropped_line)
 
 	fixture(&fx, ARGS("-n", "1"));
 	fx.iv.stats[SS_STAT_DROPS] = 3;
-	ss_out_init(&fx.out);
-	txt = render(&fx);
-	cr_assert_eq(lines(txt, l, 16), 4);
+	txt = init_render(&fx, l, 4);
 	cr_expect_str_eq(l[2],
 			 "dropped 3 updates: map full (raise --map-entries)");
 	cr_expect_str_eq(l[3], "");
@@ -317,9 +321,7 @@ Test(output_table, comm_control_bytes_printable)
 
 	fixture(&fx, NOARGS);
 	strcpy(fx.rows[0].v.comm, "a\tb\x01\x7f");
-	ss_out_init(&fx.out);
-	txt = render(&fx);
-	cr_assert_eq(lines(txt, l, 16), 4);
+	txt = init_render(&fx, l, 4);
 	cr_expect(starts(l[1], "1234    a?b??                 12"), "row '%s'",
 		  l[1]);
 	free(txt);
@@ -366,9 +368,7 @@ Test(output_table, per_cgroup_columns)
 	fx.rows[0].v.cgroup_id = 9;
 	fx.rows[1].key.tgid = fx.rows[1].key.tid = 0;
 	fx.rows[1].v.cgroup_id = 12345; /* gone: shown as the number */
-	ss_out_init(&fx.out);
-	txt = render(&fx);
-	cr_assert_eq(lines(txt, l, 16), 4);
+	txt = init_render(&fx, l, 4);
 	cr_expect(starts(l[0], core_head_G), "header '%s'", l[0]);
 	cr_expect(starts(l[1], "9        0123456789ab                  12"),
 		  "row 1 '%s'", l[1]);
@@ -389,9 +389,7 @@ Test(output_csv, per_cgroup_full_path)
 	fx.out.cg = &cg;
 	fx.rows[0].key.tgid = fx.rows[0].key.tid = 0;
 	fx.rows[0].v.cgroup_id = 9;
-	ss_out_init(&fx.out);
-	txt = render(&fx);
-	cr_assert_eq(lines(txt, l, 16), 3);
+	txt = init_render(&fx, l, 3);
 	snprintf(want, sizeof(want), "1700000000.500,9,%s,12,", docker_path);
 	cr_expect(starts(l[1], want), "row '%s'", l[1]);
 	free(txt);
@@ -466,9 +464,7 @@ Test(output_csv, rows_and_header_once)
 	char *txt, *l[16];
 
 	fixture(&fx, ARGS("--csv"));
-	ss_out_init(&fx.out);
-	txt = render(&fx);
-	cr_assert_eq(lines(txt, l, 16), 3);
+	txt = init_render(&fx, l, 3);
 	cr_expect(starts(l[0], csv_core), "header '%s'", l[0]);
 	/* sh has no cgroup: the cgroup name is n/a, an empty field */
 	cr_expect_str_eq(
@@ -498,9 +494,7 @@ Test(output_csv, rate_columns)
 
 	fixture(&fx, ARGS("--csv", "--rate"));
 	fx.iv.interval_ns = 500000000; /* 0.5 s */
-	ss_out_init(&fx.out);
-	txt = render(&fx);
-	cr_assert_eq(lines(txt, l, 16), 3);
+	txt = init_render(&fx, l, 3);
 	cr_expect(starts(l[0], "time,pid,comm,switches,voluntary,involuntary,"
 			       "switches_per_s,voluntary_per_s,"
 			       "involuntary_per_s,oncpu_ns,cpu_pct"),
@@ -592,9 +586,7 @@ Test(output_csv, counters_na_are_empty_fields)
 	strcpy(fx.out.ctr_name[2], "cache-misses");
 	fx.out.counters_na = true;
 	fx.out.mem_na[0] = fx.out.mem_na[1] = fx.out.mem_na[2] = true;
-	ss_out_init(&fx.out);
-	txt = render(&fx);
-	cr_assert_eq(lines(txt, l, 16), 3);
+	txt = init_render(&fx, l, 3);
 	cr_expect(strstr(l[0], ",cycles,instructions,cache_misses,ipc,mpki,"
 			       "scaled,faults,pgalloc,reclaim_count,"
 			       "reclaim_ns,"),
@@ -634,9 +626,7 @@ Test(output_csv, one_counter_na_leaves_the_others)
 	fx.out.counter_na = 1ULL << 2;
 	fx.rows[0].v.counters[0] = 2000;
 	fx.rows[0].v.counters[1] = 1000;
-	ss_out_init(&fx.out);
-	txt = render(&fx);
-	cr_assert_eq(lines(txt, l, 16), 3);
+	txt = init_render(&fx, l, 3);
 	expect_field(l[0], l[1], "cycles", "2000");
 	expect_field(l[0], l[1], "instructions", "1000");
 	expect_field(l[0], l[1], "ipc", "0.5000");
@@ -727,9 +717,7 @@ Test(output_json, one_object_per_row_type_first)
 	char *txt, *l[16];
 
 	fixture(&fx, ARGS("--json", "-n", "1"));
-	ss_out_init(&fx.out);
-	txt = render(&fx);
-	cr_assert_eq(lines(txt, l, 16), 1);
+	txt = init_render(&fx, l, 1);
 	cr_expect(starts(l[0], "{\"type\":\"row\",\"time\":1700000000.500,"
 			       "\"pid\":1234,\"comm\":\"worker\","
 			       "\"switches\":12,\"voluntary\":10,"
@@ -848,22 +836,27 @@ static void set_counters(struct ss_out *out, const char *const *names)
 		strcpy(out->ctr_name[out->nr_counters++], *names);
 }
 
+/* the default events, row 0 (worker) counting 2M cycles, 3M instructions
+ * and 3000 cache misses */
+static void default_counts(struct fixture *fx)
+{
+	set_counters(&fx->out, ARGS("cycles", "instructions", "cache-misses"));
+	fx->rows[0].v.counters[0] = 2000000;
+	fx->rows[0].v.counters[1] = 3000000;
+	fx->rows[0].v.counters[2] = 3000;
+}
+
 Test(output_counters, table_columns_and_values)
 {
 	struct fixture fx;
 	char *txt, *l[16];
 
 	fixture(&fx, NOARGS);
-	set_counters(&fx.out, ARGS("cycles", "instructions", "cache-misses"));
-	fx.rows[0].v.counters[0] = 2000000;
-	fx.rows[0].v.counters[1] = 3000000;
-	fx.rows[0].v.counters[2] = 3000;
+	default_counts(&fx);
 	fx.rows[0].v.counter_scaled = 1; /* cycles were scaled */
 	/* sh: no cycles counted, so IPC is n/a; MPKI 0 */
 	fx.rows[1].v.counters[1] = 500;
-	ss_out_init(&fx.out);
-	txt = render(&fx);
-	cr_assert_eq(lines(txt, l, 16), 4);
+	txt = init_render(&fx, l, 4);
 	cr_expect(starts(l[0], core_head), "header '%s'", l[0]);
 	cr_expect(strstr(l[0], "%CPU   CYCLES    INSTR LLC-MISS   IPC   MPKI"),
 		  "header '%s'", l[0]);
@@ -880,14 +873,9 @@ Test(output_counters, csv_keys_and_values)
 	char *txt, *l[16];
 
 	fixture(&fx, ARGS("--csv"));
-	set_counters(&fx.out, ARGS("cycles", "instructions", "cache-misses"));
-	fx.rows[0].v.counters[0] = 2000000;
-	fx.rows[0].v.counters[1] = 3000000;
-	fx.rows[0].v.counters[2] = 3000;
+	default_counts(&fx);
 	fx.rows[0].v.counter_scaled = 4;
-	ss_out_init(&fx.out);
-	txt = render(&fx);
-	cr_assert_eq(lines(txt, l, 16), 3);
+	txt = init_render(&fx, l, 3);
 	cr_expect(strstr(l[0], ",cpu_pct,cycles,instructions,cache_misses,ipc,"
 			       "mpki,scaled,"),
 		  "header '%s'", l[0]);
@@ -949,9 +937,7 @@ Test(output_counters, ratio_inputs_by_name_not_position)
 	fx.rows[0].v.counters[0] = 4000; /* instructions */
 	fx.rows[0].v.counters[1] = 2; /* cache-misses */
 	fx.rows[0].v.counters[2] = 1000; /* cycles */
-	ss_out_init(&fx.out);
-	txt = render(&fx);
-	cr_assert_eq(lines(txt, l, 16), 3);
+	txt = init_render(&fx, l, 3);
 	cr_expect(strstr(l[0], ",instructions,cache_misses,cycles,ipc,mpki,"),
 		  "header '%s'", l[0]);
 	cr_expect(strstr(l[1], ",4000,2,1000,4.0000,0.5000,0,"), "row '%s'",
@@ -989,9 +975,7 @@ Test(output_counters, table_na_without_pmu)
 	set_counters(&fx.out, ARGS("cycles", "instructions", "cache-misses"));
 	fx.out.counters_na = true;
 	fx.rows[0].v.counters[0] = 77; /* ignored: not measured */
-	ss_out_init(&fx.out);
-	txt = render(&fx);
-	cr_assert_eq(lines(txt, l, 16), 4);
+	txt = init_render(&fx, l, 4);
 	/* no PMU: no counter column at all, IPC and MPKI neither */
 	cr_expect_str_eq(l[0], core_head);
 	snprintf(want, sizeof(want), "%-7s %-16s %7s %7s %7s %10s %6s", "1234",
@@ -1014,9 +998,7 @@ Test(output_counters, table_one_missing_event_only_its_columns)
 	fx.out.counter_na = 1ULL << 2;
 	fx.rows[0].v.counters[0] = 2000000;
 	fx.rows[0].v.counters[1] = 3000000;
-	ss_out_init(&fx.out);
-	txt = render(&fx);
-	cr_assert_eq(lines(txt, l, 16), 4);
+	txt = init_render(&fx, l, 4);
 	cr_expect(ends(l[0], "%CPU   CYCLES    INSTR   IPC"), "header '%s'",
 		  l[0]);
 	cr_expect(ends(l[1], "25.0    2.00M    3.00M  1.50"), "row '%s'", l[1]);
@@ -1047,9 +1029,7 @@ Test(output_counters, time_events_in_ms_with_unit)
 	fx.rows[0].v.counters[1] = 12;
 	fx.rows[0].v.counters[2] = 250004999;
 	fx.rows[0].v.faults = 12;
-	ss_out_init(&fx.out);
-	txt = render(&fx);
-	cr_assert_eq(lines(txt, l, 16), 4);
+	txt = init_render(&fx, l, 4);
 	cr_expect(strstr(l[0], "%CPU CPU-CLK(ms) PG-FAULTS TASK-CLK(ms)   "
 			       "FAULTS  PGALLOC RECLAIM(ms)"),
 		  "header '%s'", l[0]);
@@ -1061,9 +1041,7 @@ Test(output_counters, time_events_in_ms_with_unit)
 	set_counters(&fx.out, ARGS("cpu-clock", "page-faults", "task-clock"));
 	fx.rows[0].v.counters[0] = 249876543;
 	fx.rows[0].v.counters[2] = 250004999;
-	ss_out_init(&fx.out);
-	txt = render(&fx);
-	cr_assert_eq(lines(txt, l, 16), 3);
+	txt = init_render(&fx, l, 3);
 	cr_expect(strstr(l[0], ",cpu_clock_ns,page_faults,task_clock_ns,"
 			       "scaled,"),
 		  "header '%s'", l[0]);
@@ -1103,14 +1081,9 @@ Test(output_fit, default_pmu_table_in_80)
 	char *txt, *l[16];
 
 	fixture(&fx, NOARGS);
-	set_counters(&fx.out, ARGS("cycles", "instructions", "cache-misses"));
-	fx.rows[0].v.counters[0] = 2000000;
-	fx.rows[0].v.counters[1] = 3000000;
-	fx.rows[0].v.counters[2] = 3000;
+	default_counts(&fx);
 	fx.out.max_width = 80;
-	ss_out_init(&fx.out);
-	txt = render(&fx);
-	cr_assert_eq(lines(txt, l, 16), 4);
+	txt = init_render(&fx, l, 4);
 	cr_expect_str_eq(l[0],
 			 "PID     COMM              SWITCH     VOL   INVOL"
 			 "  ONCPU(ms)   %CPU   IPC   MPKI");
@@ -1140,9 +1113,7 @@ Test(output_fit, narrow_abbreviates_then_drops)
 	fixture(&fx, ARGS("--rate"));
 	strcpy(fx.rows[0].v.comm, "qemu-system-x86");
 	fx.out.max_width = 56;
-	ss_out_init(&fx.out);
-	txt = render(&fx);
-	cr_assert_eq(lines(txt, l, 16), 4);
+	txt = init_render(&fx, l, 4);
 	cr_expect_leq(strlen(l[0]), 56, "'%s'", l[0]);
 	cr_expect_str_eq(fx.out.fit_dropped, "SWITCH, SW/s, INVOL/s, %CPU");
 	cr_expect(starts(l[0], "PID     COMM             VOL   INVOL"),
@@ -1157,9 +1128,7 @@ Test(output_fit, narrow_abbreviates_then_drops)
 	/* 4 more: COMM gets its 16 back */
 	fixture(&fx, ARGS("--rate"));
 	fx.out.max_width = 60;
-	ss_out_init(&fx.out);
-	txt = render(&fx);
-	cr_assert_eq(lines(txt, l, 16), 4);
+	txt = init_render(&fx, l, 4);
 	cr_expect_str_eq(l[0], "PID     COMM                 VOL   INVOL    "
 			       "VOL/s  ONCPU(ms)");
 	free(txt);
@@ -1167,9 +1136,7 @@ Test(output_fit, narrow_abbreviates_then_drops)
 	/* too narrow for the key columns: they stay, the line is wider */
 	fixture(&fx, NOARGS);
 	fx.out.max_width = 20;
-	ss_out_init(&fx.out);
-	txt = render(&fx);
-	cr_assert_eq(lines(txt, l, 16), 4);
+	txt = init_render(&fx, l, 4);
 	cr_expect_str_eq(l[0], "PID     COMM             VOL   INVOL  "
 			       "ONCPU(ms)");
 	cr_expect_str_eq(fx.out.fit_dropped, "SWITCH, %CPU");
@@ -1184,9 +1151,7 @@ Test(output_fit, csv_keeps_every_column)
 
 	fixture(&fx, ARGS("--csv"));
 	fx.out.max_width = 20;
-	ss_out_init(&fx.out);
-	txt = render(&fx);
-	cr_assert_eq(lines(txt, l, 16), 3);
+	txt = init_render(&fx, l, 3);
 	cr_expect(starts(l[0], csv_core), "header '%s'", l[0]);
 	cr_expect_str_eq(fx.out.fit_dropped, "");
 	free(txt);
@@ -1203,9 +1168,7 @@ Test(output_memory, columns_and_na)
 	fx.rows[0].v.reclaim_count = 2;
 	fx.rows[0].v.reclaim_ns = 3500000;
 	fx.out.mem_na[1] = true;
-	ss_out_init(&fx.out);
-	txt = render(&fx);
-	cr_assert_eq(lines(txt, l, 16), 4);
+	txt = init_render(&fx, l, 4);
 	cr_expect(strstr(l[0], "%CPU   FAULTS  PGALLOC RECLAIM(ms)"),
 		  "header '%s'", l[0]);
 	cr_expect(strstr(l[1], "25.0    1.23M      n/a        3.50"),
@@ -1316,9 +1279,7 @@ Test(output_fit, abbreviated_then_dropped_is_gone)
 	fixture(&fx, ARGS("-M"));
 	set_counters(&fx.out, ARGS("cpu-clock", "page-faults"));
 	fx.out.max_width = 60;
-	ss_out_init(&fx.out);
-	txt = render(&fx);
-	cr_assert_eq(lines(txt, l, 16), 4);
+	txt = init_render(&fx, l, 4);
 	cr_expect_str_eq(l[0], "PID     COMM             VOL   INVOL  "
 			       "ONCPU(ms) CPU-CLK(ms)");
 	cr_expect_str_eq(fx.out.fit_dropped, "SWITCH, %CPU, PG-FAULTS, FAULTS, "
