@@ -9,8 +9,8 @@
 #
 # The clocks: a row's counters are read at the switch tracepoints, so per
 # row they are held to an instance whose oncpu_ns is on that window
-# (SWITCHSTAT_TEST=window_clock, case 1; case 2 scales within 1 % on
-# the default clock).  The default's rows are on the kernel's clock
+# (SWITCHSTAT_TEST=window_clock, cases 1 and 2).  The default's rows are
+# on the kernel's clock
 # (se.sum_exec_runtime, case 4): its sums are held to schedstat, its
 # rows' cycles printed against their on-CPU, not
 # asserted: the two clocks put the stretch between a wakeup that preempts
@@ -82,9 +82,14 @@
 #     clocks' gap.  Without
 #     hotplug the ping-pong's rows are printed, not asserted.
 #  2. 8 events, more than the PMU's 7 counters (r11, r10011, ... r70011 are
-#     distinct events that all count cycles), --csv, -p spinner,sleeper:
-#     every spinner row is marked scaled, each event's running_pct is
-#     given and below 100, and each scaled value is within 1 % of oncpu_ns.
+#     distinct events that all count cycles), --csv, -p spinner,sleeper, on
+#     the window (the counters' clock; on the kernel's, case 4's unscaled
+#     rows read up to 1.4 % off): every spinner row is marked scaled, each
+#     event's running_pct is given and below 100, and each scaled value is
+#     within 0.1 % (case 1) plus one rotation interval
+#     (perf_event_mux_interval_ms) over the event's time running in the
+#     row (oncpu_ns x running_pct) of oncpu_ns: about 0.56 % for 1 s rows
+#     at 87.5 %, measured -0.28 % (docs/accuracy.md, "Multiplexed counters").
 #     H27: the sleeper (one slice of some us every 1.2 s) runs while one of
 #     the 8 is off the PMU, so that event did not run during its slices:
 #     its cell is empty (never 0) exactly when its running_pct is 0 or
@@ -172,12 +177,14 @@ def rows(path):
 def key(e):
     return "".join(c if c.isalnum() else "_" for c in e).strip("_")
 
-def check(path, pct, sel, events, scaled, min_ivs, after=None, report=False):
+def check(path, pct, sel, events, scaled, min_ivs, after=None, report=False,
+          mux_ns=0):
     """Every row of SEL (key=v1,v2) with 20 ms or more on CPU: each event
-    within PCT % of oncpu_ns; marked scaled (or not); running_pct 100 when
-    not scaled, in (0, 100) when scaled; IPC 1.00 when both cycles and
-    instructions are there; each selected id in MIN_IVS intervals or more
-    (rows at time >= AFTER only, when given)."""
+    within PCT % of oncpu_ns, plus (MUX_NS > 0) MUX_NS over the event's
+    time running in the row (oncpu_ns x running_pct); marked scaled (or
+    not); running_pct 100 when not scaled, in (0, 100) when scaled; IPC
+    1.00 when both cycles and instructions are there; each selected id in
+    MIN_IVS intervals or more (rows at time >= AFTER only, when given)."""
     k, _, vals = sel.partition("=")
     want = set(vals.split(","))
     got = [r for r in rows(path) if r.get(k) in want and
@@ -185,7 +192,7 @@ def check(path, pct, sel, events, scaled, min_ivs, after=None, report=False):
     big = [r for r in got if r["oncpu_ns"] and int(r["oncpu_ns"]) >= 20_000_000]
     assert big, "no rows of %s=%s with 20 ms on CPU (of %d)" % (k, vals, len(got))
     ivs = {}
-    worst, bad = 0.0, []
+    worst, wlim, bad = 0.0, 0.0, []
     for r in big:
         ns = int(r["oncpu_ns"])
         ivs.setdefault(r[k], set()).add(r["time"])
@@ -196,13 +203,17 @@ def check(path, pct, sel, events, scaled, min_ivs, after=None, report=False):
             err = (float(v) - ns) / ns * 100
             worst = max(worst, abs(err))
             run = r.get(c + "_running_pct")
-            # every cell is printed, so one run shows the whole pattern
-            print("  %s %s at %s: %s %s vs oncpu_ns %d: %+.3f%% (running %s%%)%s" % (
-                k, r[k], r["time"], c, v, ns, err, run,
-                "  <-- FAIL" if abs(err) > pct else ""))
-            if abs(err) > pct:
-                bad.append(c)
             assert run is not None, "%s: no %s_running_pct: %s" % (c, c, r)
+            lim = pct
+            if mux_ns and float(run) > 0:
+                lim = pct + mux_ns * 100.0 / (ns * float(run) / 100)
+            wlim = max(wlim, lim)
+            # every cell is printed, so one run shows the whole pattern
+            print("  %s %s at %s: %s %s vs oncpu_ns %d: %+.3f%% (running %s%%, limit %.3f%%)%s" % (
+                k, r[k], r["time"], c, v, ns, err, run, lim,
+                "  <-- FAIL" if abs(err) > lim else ""))
+            if abs(err) > lim:
+                bad.append(c)
             if scaled:
                 assert 0 < float(run) < 100, "%s running %s%%: %s" % (c, run, r)
             else:
@@ -219,12 +230,16 @@ def check(path, pct, sel, events, scaled, min_ivs, after=None, report=False):
         print("  not asserted: %d rows of %s=%s: worst %.3f%%, %d cells beyond %s%%" % (
             len(big), k, vals, worst, len(bad), pct))
         return
-    assert not bad, "%d cells beyond %s%% of oncpu_ns (or IPC not 1.00)" % (len(bad), pct)
+    what = "%s%%" % pct
+    if mux_ns:
+        what = "%s%% + one mux interval (%.0f ms) over the cell's time running: " \
+            "up to %.3f%%" % (pct, mux_ns / 1e6, wlim)
+    assert not bad, "%d cells beyond %s of oncpu_ns (or IPC not 1.00)" % (len(bad), what)
     few = {i: len(ivs.get(i, ())) for i in want if len(ivs.get(i, ())) < min_ivs}
     assert not few, "intervals with rows per %s: %s, want %d or more" % (k, few, min_ivs)
-    print("  %d rows of %s=%s in %s intervals: %s within %.3f%% of oncpu_ns (limit %s%%)" % (
+    print("  %d rows of %s=%s in %s intervals: %s within %.3f%% of oncpu_ns (limit %s)" % (
         len(big), k, ",".join(sorted(want)), "/".join(str(len(ivs[i])) for i in sorted(want)),
-        "/".join(events), worst, pct))
+        "/".join(events), worst, what))
 
 def h27(path, sel, events):
     """An event that did not run during a row's slices (running_pct 0 or
@@ -258,13 +273,15 @@ if __name__ == "__main__":
     a = sys.argv[1:]
     if a[0] == "check":
         after = float(a[6]) if len(a) > 6 and a[6] != "-" else None
-        check(a[1], float(a[2]), a[3], a[4].split(","), a[5] == "scaled", 3, after,
-              len(a) > 7 and a[7] == "report")
+        pct, _, mux = a[2].partition("+mux=")
+        check(a[1], float(pct), a[3], a[4].split(","), a[5] == "scaled", 3, after,
+              len(a) > 7 and a[7] == "report", float(mux or 0) * 1e6)
     elif a[0] == "h27":
         h27(a[1], a[2], a[3].split(","))
 PY
-# check_rows FILE PCT KEY=IDS EVENTS exact|scaled [AFTER|- [report]]:
-# pmu.py check (a failure waits for soft_done; report: prints, never fails)
+# check_rows FILE PCT[+mux=MS] KEY=IDS EVENTS exact|scaled [AFTER|- [report]]:
+# pmu.py check (a failure waits for soft_done; report: prints, never fails);
+# +mux=MS adds MS (the PMU's rotation interval) over each cell's time running
 check_rows() {
 	python3 "$T/pmu.py" check "$@" || SOFT_FAILED+=("per-row counters ($1 $3)")
 }
@@ -463,11 +480,16 @@ thaw "$SPIN"
 EV8=r11,r10011,r20011,r30011,r40011,r50011,r60011,r70011
 bg "$WORKLOADS/sleeper" 1200000
 SLEEP=$BG_LAST
-start_tool mux -L --csv -i 1000 -d 5 -p "$SPIN,$SLEEP" -e "$EV8"
+# the PMU's rotation interval (perf_event_mux_interval_ms, 4 here)
+MUX_MS=$(cat /sys/bus/event_source/devices/armv*/perf_event_mux_interval_ms \
+	/sys/bus/event_source/devices/cpu*/perf_event_mux_interval_ms 2>/dev/null |
+	sort -n | tail -1)
+[ -n "$MUX_MS" ] || fail "no perf_event_mux_interval_ms for the PMU"
+SWITCHSTAT_TEST=window_clock start_tool mux -L --csv -i 1000 -d 5 -p "$SPIN,$SLEEP" -e "$EV8"
 wait_tool
 head -1 "$T/mux.out" | grep -q 'r11_running_pct' ||
 	fail "no running fraction in CSV: $(head -1 "$T/mux.out")"
-check_rows "$T/mux.out" 1 "tid=$SPIN_TIDS" "$EV8" scaled
+check_rows "$T/mux.out" "0.1+mux=$MUX_MS" "tid=$SPIN_TIDS" "$EV8" scaled
 python3 "$T/pmu.py" h27 "$T/mux.out" "tid=$SLEEP" "$EV8" || SOFT_FAILED+=("not-counted cells (H27)")
 
 # ---- 3. the default events on a PMU without cache-misses -----------------
@@ -528,4 +550,4 @@ else
 fi
 thaw "$SPIN"
 soft_done
-pass "cycles = instructions = on-CPU ns (window rows 0.1 %, hotplug $hotplug), multiplexed (1 %, H27), default events, the kernel's clock (sums 0.1 %)"
+pass "cycles = instructions = on-CPU ns (window rows 0.1 %, hotplug $hotplug), multiplexed (0.1 % + one rotation over the time running, H27), default events, the kernel's clock (sums 0.1 %)"
