@@ -75,26 +75,20 @@ printf 'application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.
 printf '*/*;q=0.1\0/sys.slice/a\nb\377\300\257' >"$OUT/corpus_prom/s1"
 printf 'text/plain;version=0.0.4\0\360\237\230\200\355\240\200' >"$OUT/corpus_prom/s2"
 cd "$OUT/crashes" || exit 1
-if want prom; then
-	"$OUT/fuzz_prom" -max_total_time="$SECS" -max_len=512 -timeout=5 \
-		-rss_limit_mb=1024 -print_final_stats=1 "$OUT/corpus_prom" >"$OUT/fuzz_prom.log" 2>&1
-	rc=$?
-	tail -3 "$OUT/fuzz_prom.log"
+# fuzz NAME CORPUS LOG TAIL: run $OUT/NAME for SECS on CORPUS into LOG,
+# print LOG's last TAIL lines; exit 1 on a crash, naming the reproducer
+fuzz() {
+	local rc=0
+	"$OUT/$1" -max_total_time="$SECS" -max_len=512 -timeout=5 \
+		-rss_limit_mb=1024 -print_final_stats=1 "$2" >"$3" 2>&1 || rc=$?
+	tail -"$4" "$3"
 	if [ "$rc" -ne 0 ]; then
-		echo "FAIL: fuzz_prom found a crash (exit $rc); reproducer: $(ls "$OUT/crashes")"
+		echo "FAIL: $1 found a crash (exit $rc); reproducer: $(ls "$OUT/crashes")"
 		exit 1
 	fi
-fi
-if want opts; then
-	"$OUT/fuzz_opts" -max_total_time="$SECS" -max_len=512 -timeout=5 \
-		-rss_limit_mb=1024 -print_final_stats=1 "$OUT/corpus" >"$OUT/fuzz.log" 2>&1
-	rc=$?
-	tail -15 "$OUT/fuzz.log"
-	if [ "$rc" -ne 0 ]; then
-		echo "FAIL: fuzz_opts found a crash (exit $rc); reproducer: $(ls "$OUT/crashes")"
-		exit 1
-	fi
-fi
+}
+want prom && fuzz fuzz_prom "$OUT/corpus_prom" "$OUT/fuzz_prom.log" 3
+want opts && fuzz fuzz_opts "$OUT/corpus" "$OUT/fuzz.log" 15
 names=""
 for t in prom opts; do want "$t" && names+=" fuzz_$t"; done
 echo "PASS:$names ran ${SECS} s each without a crash"
