@@ -477,6 +477,22 @@ reap() {
 	[ "$rc" -eq 0 ] || { cat "$T/$2.err" >&2; fail "$2: exit code $rc"; }
 }
 
+# reap_shared PIDS NAMES WL: the runs whose pids and names are in the
+# arrays named PIDS and NAMES traced one workload, WL, that wrote $T/many.wl:
+# SIGINT them all, reap each (fail unless exit code 0), give each run its
+# copy of the workload's output ($T/NAME.wl), then kill WL
+reap_shared() {
+	local -n rs_pids=$1 rs_names=$2
+	local i
+	kill -INT "${rs_pids[@]}"
+	for i in "${!rs_pids[@]}"; do
+		reap "${rs_pids[$i]}" "${rs_names[$i]}"
+		cp "$T/many.wl" "$T/${rs_names[$i]}.wl"
+	done
+	kill -KILL "$3" 2>/dev/null
+	wait "$3" 2>/dev/null
+}
+
 # cg2_mount: the cgroup v2 mount point (empty if none)
 cg2_mount() {
 	awk '{ for (i = 7; i < NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' \

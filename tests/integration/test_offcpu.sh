@@ -109,13 +109,7 @@ run_many() {
 	for name in "${names[@]}"; do want+=($(($(intervals "$name") + 2))); done
 	for i in "${!names[@]}"; do wait_intervals "${names[$i]}" "${want[$i]}"; done
 	[ -n "${PORT:-}" ] && { scrape "$PORT" >"$T/${names[0]}.prom" || fail "scrape"; }
-	kill -INT "${pids[@]}"
-	for i in "${!pids[@]}"; do
-		reap "${pids[$i]}" "${names[$i]}"
-		cp "$T/many.wl" "$T/${names[$i]}.wl"
-	done
-	kill -KILL "$WL" 2>/dev/null
-	wait "$WL" 2>/dev/null
+	reap_shared pids names "$WL"
 }
 
 # compare NAME FORMAT [SELECTOR]: the tool's figures against the

@@ -84,13 +84,7 @@ run_many() {
 	for i in "${!pids[@]}"; do await "${names[$i]}" "${pids[$i]}"; done
 	echo g >"$T/go.fifo"
 	wait_for "the workload printed and stopped" gated_done "$T/many.wl"
-	kill -INT "${pids[@]}"
-	for i in "${!pids[@]}"; do
-		reap "${pids[$i]}" "${names[$i]}"
-		cp "$T/many.wl" "$T/${names[$i]}.wl"
-	done
-	kill -KILL "$WL" 2>/dev/null
-	wait "$WL" 2>/dev/null
+	reap_shared pids names "$WL"
 }
 
 # folded_of NAME: the "stack" records of run NAME (CSV or NDJSON) as folded
