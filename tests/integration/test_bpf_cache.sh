@@ -58,19 +58,29 @@ prog_tags() {
 	grep -h '^prog_tag:' /proc/"$1"/fdinfo/* 2>/dev/null | awk '{ print $2 }' | sort
 }
 
-# run NAME ARGS...: switchstat -v -d 1 -i 500 ARGS, must exit 0 and print
-# rows; its stderr in $T/NAME.err
+# run NAME ARGS...: switchstat -v -i 100 ARGS, stopped (SIGINT) once it
+# has printed rows (a hang if none within SS_HANG_S), must exit 0 and
+# have printed rows; its stderr in $T/NAME.err
 run() {
-	local name=$1 rc=0
+	local name=$1 rc=0 pid end=$((SECONDS + SS_HANG_S))
 	shift
-	"$SWITCHSTAT" -v -d 1 -i 500 "$@" >"$T/$name.out" 2>"$T/$name.err" || rc=$?
+	"$SWITCHSTAT" -v -i 100 "$@" >"$T/$name.out" 2>"$T/$name.err" &
+	pid=$!
+	until grep -qE '^[0-9]+ ' "$T/$name.out" 2>/dev/null; do
+		kill -0 "$pid" 2>/dev/null || break
+		[ "$SECONDS" -lt "$end" ] ||
+			{ kill -KILL "$pid"; fail "hang: $name ($*): no rows within SS_HANG_S=$SS_HANG_S s"; }
+		sleep 0.05
+	done
+	kill -INT "$pid" 2>/dev/null
+	wait "$pid" || rc=$?
 	[ "$rc" -eq 0 ] || { cat "$T/$name.err" >&2; fail "$name ($*): exit $rc"; }
 	grep -qE '^[0-9]+ ' "$T/$name.out" || fail "$name ($*): no rows: $(head -3 "$T/$name.out")"
 	info "$name: $(object "$name")"
 }
 
 # run_bg NAME ARGS...: run in the background (two side by side on a
-# 2-CPU host: each is a compile and a 1 s run); run_join: wait for them,
+# 2-CPU host: each is a compile and a run); run_join: wait for them,
 # fail if any did (its own FAIL line is out)
 RUN_BG=()
 run_bg() {
@@ -241,12 +251,13 @@ ls -l --time-style=full-iso "$def" 2>&1 | cmp -s - "$T/def.before" || fail "off:
 # Compiled and saved once, cached after: the compiled run's programs, and
 # the victim's waits behind a hog blamed.
 # blame_run NAME: a victim (a 1 ms nanosleep loop, SCHED_BATCH) and a hog,
-# both on CPU 0, thawed for 1 s under switchstat -v --json --blame; the
-# programs' tags in $T/NAME.tags, the victim's blamed delay (ns) in BLAMED.
+# both on CPU 0, thawed for 50 of the victim's sleeps (each wake-up waits
+# behind the hog) under switchstat -v --json --blame; the programs' tags
+# in $T/NAME.tags, the victim's blamed delay (ns) in BLAMED.
 # With "try": a tool that exits before attaching (--blame not available
 # on this kernel) returns 1 with its exit code in BLAME_RC
 blame_run() {
-	local name=$1 try=${2:-} v h
+	local name=$1 try=${2:-} v h v0
 	bg taskset -c 0 chrt -b 0 "$WORKLOADS/sleeper" 1000
 	v=$BG_LAST
 	bg taskset -c 0 "$WORKLOADS/spinner" 0 blame_hog
@@ -267,8 +278,10 @@ blame_run() {
 		start_tool "$name" -v --json -n 0 -i 1000 --blame
 	fi
 	prog_tags "$TOOL_PID" >"$T/$name.tags"
+	v0=$(status_sum "$v" voluntary_ctxt_switches)
 	thaw "$v" "$h"
-	sleep 1
+	# each wake-up of the victim waits behind the hog: 50 of them
+	wait_for "$name: 50 voluntary switches of the victim" vol_past "$v" "$v0" 50
 	freeze "$v" "$h"
 	stop_tool
 	{ kill -KILL "$v" "$h" && wait "$v" "$h"; } 2>/dev/null
