@@ -18,9 +18,9 @@
 #     with neither a victim
 #     switched in by a switch the kernel does not report keeps waiting
 #     until its next reported switch-in, so the sums are only reported.
-#  1a. Case 1 again with the waits in the hash by tid
-#     (SWITCHSTAT_TEST=no_task_storage, the fallback of kernels without
-#     task storage for tracing programs): the same 2 % bound.
+#  1a. Case 1's window traced at once by a run with the waits in the hash
+#     by tid (SWITCHSTAT_TEST=no_task_storage, the fallback of kernels
+#     without task storage for tracing programs): the same 2 % bound.
 #  1b. A SCHED_OTHER victim beside the same hogs: it preempts at once, so
 #     its waits are tens of us, where the two clocks' different end points
 #     show: a wakeup that preempts asks __schedule to skip its rq clock
@@ -90,29 +90,58 @@ PY
 # (docs/accuracy.md; test_runq_unreported tests that lazy attach)
 export SWITCHSTAT_TEST=exit_tp_now
 
-# measure NAME PIDS -- ARGS: run the tool for 4 s of workload time, and
-# on until the victim has waited 200 ms (the contention the checks need,
-# whatever the host's speed or load), with PIDS stopped at both ends;
-# sets RD0/RD1 (victim run_delay) for $VICTIM
+# measure RUNS WAIT_NS SWITCH_INS PIDS -- ARGS: the runs named in RUNS
+# (space-separated NAME or NAME=SEAMS, SEAMS for SWITCHSTAT_TEST) trace
+# one window of the workload PIDS at once, each --json -n 0 -i 1000
+# --blame ARGS; the window lasts until the victim has waited WAIT_NS ns
+# and switched in SWITCH_INS times since it opened (the contention the
+# checks need, whatever the host's speed or load), with PIDS stopped at
+# both ends; sets RD0/RD1 (run_delay) and N0/N1 (switch-ins) of $VICTIM
 measure() {
-	local name=$1
-	shift
-	local pids=()
+	local runs=$1 wait_ns=$2 nsw=$3 spec name i pids=() names=() lp=()
+	shift 3
 	while [ "$1" != -- ]; do
 		pids+=("$1")
 		shift
 	done
 	shift
 	freeze "${pids[@]}"
-	start_tool "$name" --json -n 0 -i 1000 --blame "$@"
-	exit_tp_settle "$name"
+	for spec in $runs; do
+		name=${spec%%=*}
+		if [ "$name" != "$spec" ]; then
+			SWITCHSTAT_TEST=${spec#*=} launch "$name" --json -n 0 -i 1000 --blame "$@"
+		else
+			launch "$name" --json -n 0 -i 1000 --blame "$@"
+		fi
+		names+=("$name")
+		lp+=("$LAUNCHED")
+	done
+	for i in "${!names[@]}"; do
+		await "${names[$i]}" "${lp[$i]}"
+		exit_tp_settle "${names[$i]}"
+	done
 	RD0=$(run_delay "$VICTIM")
+	N0=$(switch_ins "$VICTIM")
 	thaw "${pids[@]}"
-	sleep 4
-	wait_for "$name: the victim waited 200 ms" waited_since "$RD0" 200000000
+	wait_for "$runs: the victim waited $wait_ns ns and switched in $nsw times" \
+		contended "$RD0" "$wait_ns" "$N0" "$nsw"
 	freeze "${pids[@]}"
 	RD1=$(run_delay "$VICTIM")
-	stop_tool
+	N1=$(switch_ins "$VICTIM")
+	kill -INT "${lp[@]}"
+	for i in "${!names[@]}"; do
+		reap "${lp[$i]}" "${names[$i]}"
+	done
+	info "$runs: a window of $((N1 - N0)) switch-ins of the victim, $((RD1 - RD0)) ns waited"
+}
+
+# switch_ins PID: how many times PID was switched in (schedstat's third)
+switch_ins() { awk '{ print $3 }' /proc/"$1"/schedstat; }
+
+# contended RD0 NS N0 N: $VICTIM's run_delay has grown NS past RD0 and
+# its switch-ins N past N0
+contended() {
+	waited_since "$1" "$2" && [ $(($(switch_ins "$VICTIM") - $3)) -ge "$4" ]
 }
 
 # waited_since RD0 NS: $VICTIM's run_delay has grown NS past RD0
@@ -136,7 +165,10 @@ pinned_trio() {
 pinned_trio chrt -b 0
 c0=$(schedstat_sum "$H0")
 c5=$(schedstat_sum "$H5")
-measure pinned "$VICTIM" "$H0" "$H5" -- -p "$VICTIM"
+# 1a beside it, on the same window: the waits in a hash by tid; 500
+# switch-ins: the split between the hogs is over many waits
+measure "pinned hashed=exit_tp_now,no_task_storage" 200000000 500 \
+	"$VICTIM" "$H0" "$H5" -- -p "$VICTIM" -v
 c0=$(($(schedstat_sum "$H0") - c0))
 c5=$(($(schedstat_sum "$H5") - c5))
 
@@ -160,8 +192,7 @@ check_within "pinned: nice-0 hog's part of the hogs' blame vs its CPU share (ppm
 	"$share" "$(python3 -c "print(round($c0 * 1e6 / ($c0 + $c5)))")" 10
 # 1a. the same waits kept in a hash by tid, the path of kernels without
 # task storage in tracing programs or without tp_btf (where every wait is
-# in task local storage: -v says which)
-SWITCHSTAT_TEST=exit_tp_now,no_task_storage measure hashed "$VICTIM" "$H0" "$H5" -- -p "$VICTIM" -v
+# in task local storage: -v says which), traced beside 1 in its window
 grep -q -- "--blame waits: .*hash by thread id" "$T/hashed.err" ||
 	fail "SWITCHSTAT_TEST=no_task_storage: waits not in the hash"
 check_within "pinned, waits by tid: victim's blamed delay vs run_delay" \
@@ -171,12 +202,11 @@ kill -KILL "$VICTIM" "$H0" "$H5"
 # --- 1b. SCHED_OTHER victim: short waits, the clocks' end points show --------
 RTT=$(pipe_rtt_ns) # the control, before the workload starts
 pinned_trio
-n0=$(awk '{ print $3 }' /proc/"$VICTIM"/schedstat)
-measure other "$VICTIM" "$H0" "$H5" --
-n1=$(awk '{ print $3 }' /proc/"$VICTIM"/schedstat)
+# 1000 switch-ins: ten times the 100 the check below asks for
+measure other 0 1000 "$VICTIM" "$H0" "$H5" --
 want=$((RD1 - RD0))
 got=$(blame_sum "$T/other.out" victim_pid "$VICTIM")
-runs=$((n1 - n0))
+runs=$((N1 - N0))
 [ "$runs" -gt 100 ] || fail "SCHED_OTHER victim ran only $runs times"
 # above: 2 % + 7 pipe round trips of this host (RTT, measured before the
 # run) per switch-in, the part of a short wait the kernel's clock leaves
@@ -200,7 +230,7 @@ VICTIM=$BG_LAST
 bg "$WORKLOADS/spinner" 3 hogs
 HOGS=$BG_LAST
 wait_threads "$HOGS" 4
-measure unpinned "$VICTIM" "$HOGS" -- -v
+measure unpinned 200000000 0 "$VICTIM" "$HOGS" -- -v
 want=$((RD1 - RD0))
 got=$(blame_sum "$T/unpinned.out" victim_pid "$VICTIM")
 [ "$got" -gt 0 ] || fail "unpinned: no wait blamed at all"
@@ -241,8 +271,9 @@ await bytask "$L1"
 await bycg "$L2"
 RD0=$(run_delay "$VICTIM")
 thaw "$VICTIM" "$HOGS"
-sleep 4
-wait_for "cgroups: the victim waited 20 ms" waited_since "$RD0" 20000000
+# 500 ms of waits: 2 % of it (the bound of the two runs' difference) is
+# several of the victim's waits behind two hogs
+wait_for "cgroups: the victim waited 500 ms" waited_since "$RD0" 500000000
 freeze "$VICTIM" "$HOGS"
 RD1=$(run_delay "$VICTIM")
 kill -INT "$L1" "$L2"
