@@ -6,7 +6,7 @@
 #    terminal: exit 2, one message, nothing drawn;
 #  - run A (--top -L -i 1500 --csv >file, the view on /dev/tty): the
 #    status lines; over a frozen window (thaw at an interval's start, freeze
-#    0.5 s later; again on a later interval until the CSV shows the window
+#    after 100 ms of the spinner's CPU; again on a later interval until the CSV shows the window
 #    inside one) the spinner's row has its pid and comm and its ONCPU(ms)
 #    is within 2 % of schedstat; every row on the screen is, to the digit,
 #    a CSV row of the same interval;
@@ -19,7 +19,7 @@
 #    resume; q; the pane's terminal is sane afterwards (stty -a: icanon echo
 #    icrnl opost isig) and the view is gone;
 #  - run F (--top --hist runq -P -i 1500): the r pane of the filtered
-#    row, a sleeper run 0.5 s inside one interval, counts its row's
+#    row, a sleeper run for 25 sleeps inside one interval, counts its row's
 #    switches (+-1, 1 % under load);
 #  - runs B, C, E (--top, the view on stdout): Ctrl-C typed in the pane and
 #    SIGTERM each end it with exit 0, SIGSEGV (a crash) kills it (139), and
@@ -322,7 +322,9 @@ for try in $(seq 1 20); do
 	ta=$(date +%s.%N)
 	s0=$(schedstat_sum "$SPIN")
 	thaw "$SPIN" "$THR"
-	sleep 0.5
+	# 100 ms of the spinner's CPU: 2 % of it is 200 times the screen's
+	# 0.01 ms
+	wait_for "window $try: topspin 100 ms on CPU" cpu_past "$SPIN" "$s0" 100000000
 	freeze "$SPIN" "$THR"
 	s1=$(schedstat_sum "$SPIN")
 	tb=$(date +%s.%N)
@@ -331,7 +333,7 @@ for try in $(seq 1 20); do
 	wait_screen A a1.txt PAUSED
 	[ "$(scr time "$T/a1.txt")" = "$NOW" ] && in_one "$ta" "$tb" && break
 	info "window $try: not inside the one interval paused on (a slow draw): again"
-	[ "$try" -lt 20 ] || fail "hang: no window of 0.5 s inside one 1.5 s interval in 20 tries"
+	[ "$try" -lt 20 ] || fail "hang: no window of 100 ms of topspin's CPU inside one 1.5 s interval in 20 tries"
 	keys A Space # resume
 	for i in $(seq 1 100); do
 		cap A a1.txt
@@ -473,7 +475,10 @@ out=$(scr vs_csv "$T/a11.txt" "$T/A.csv" 2>&1) || fail "after resume: $out"
 info "$out"
 
 # --- run F: --hist runq -P, the r pane of the selected row ------------------
-# The sleeper (hostile comm) runs 0.5 s inside one interval: each of its
+# slept_past PID V0 N: PID has had N voluntary switches since V0
+slept_past() { [ $(($(status_sum "$1" voluntary_ctxt_switches) - $2)) -ge "$3" ]; }
+# The sleeper (hostile comm) runs for 25 of its sleeps (the pane check
+# needs 20 switches) inside one interval: each of its
 # switch-ins after a wakeup is one run-queue sample, each sleep one switch,
 # so the pane's histogram counts its row's switches (+-1: the SIGCONT wakeup
 # and the final stop; 1 % under load).
@@ -483,8 +488,9 @@ freeze "$BAD"
 keys F / "$BAD" Enter r
 wait_screen F f0.txt "histograms of pid $BAD"
 next_interval F
+v0=$(status_sum "$BAD" voluntary_ctxt_switches)
 thaw "$BAD"
-sleep 0.5
+wait_for "F: 25 sleeps of the sleeper" slept_past "$BAD" "$v0" 25
 freeze "$BAD"
 wait_interval F "$NOW"
 keys F Space
