@@ -25,6 +25,8 @@
 #     frames at most): the stack's root is [deeper], in folded, table and
 #     NDJSON, and its frames are gdb's innermost ones; deep:20 is whole
 #     (rooted, no marker, 20 rec frames as gdb shows).
+# The table and NDJSON runs of 2 (fake) and 3 (deep:200) trace the
+# workload of the folded run at once.
 . "$(dirname "$0")/lib.sh"
 need_root
 # how long each workload blocks at its stack, ms: the processes that exit
@@ -102,6 +104,34 @@ run_one() {
 	wait_for "$name: the workload blocked again" blocked_again "$p"
 	stop_tool
 	bt "$name" "$p" "$mode"
+}
+
+# run_shared WL MODE "NAME ARGS"...: as run_one NAME WL MODE ARGS for
+# each, with one workload traced by all the runs at once (each attached
+# before the go): the same blocking, one backtrace; the workload's
+# figures and backtrace in each $T/NAME.wl and $T/NAME.bt
+run_shared() {
+	local wl=$1 mode=$2 spec name args p i pids=() names=()
+	shift 2
+	start_wl shared "$wl" "$mode" "$MS_LIVE"
+	p=$WLP
+	for spec in "$@"; do
+		read -r name args <<<"$spec"
+		# shellcheck disable=SC2086 # the run's options, split
+		launch "$name" --stacks -p "$p" -d 600 --no-counters $args
+		pids+=("$LAUNCHED")
+		names+=("$name")
+	done
+	for i in "${!pids[@]}"; do await "${names[$i]}" "${pids[$i]}"; done
+	go shared
+	wait_for "shared: the workload blocked again" blocked_again "$p"
+	kill -INT "${pids[@]}"
+	for i in "${!pids[@]}"; do reap "${pids[$i]}" "${names[$i]}"; done
+	bt shared "$p" "$mode"
+	for name in "${names[@]}"; do
+		cp "$T/shared.wl" "$T/$name.wl"
+		cp "$T/shared.bt" "$T/$name.bt"
+	done
 }
 
 # check NAME WL MODE FORMAT: the workload's user stacks in run NAME's
@@ -240,13 +270,11 @@ grep -q '^stacktruth;.*main;once;walker;real_leaf;' "$T/e.out" ||
 	wrong "the stack before the exec: $(grep -v '^$' "$T/e.out" | cut -c1-200 | head -3)"
 
 info "2. no frame pointers: only frames gdb shows, a cut walk marked"
-for mode in walk fake; do
-	run_one "n$mode" stacktruth_nofp $mode -f
-	check "n$mode" stacktruth_nofp $mode folded || wrong "stacktruth_nofp $mode: folded"
-done
-run_one ntab stacktruth_nofp fake
+run_one nwalk stacktruth_nofp walk -f
+check nwalk stacktruth_nofp walk folded || wrong "stacktruth_nofp walk: folded"
+run_shared stacktruth_nofp fake "nfake -f" "ntab" "njson --json"
+check nfake stacktruth_nofp fake folded || wrong "stacktruth_nofp fake: folded"
 check ntab stacktruth_nofp fake table || wrong "stacktruth_nofp fake: table"
-run_one njson stacktruth_nofp fake --json
 check njson stacktruth_nofp fake json || wrong "stacktruth_nofp fake: NDJSON"
 for mode in walk fake; do
 	run_one "f$mode" stacktruth $mode -f
@@ -256,11 +284,9 @@ done
 info "3. deeper than the walk's limit: [deeper] at the root"
 run_one d20 stacktruth deep:20 -f
 check d20 stacktruth deep:20 folded || wrong "deep:20: folded"
-run_one d200 stacktruth deep:200 -f
+run_shared stacktruth deep:200 "d200 -f" "dtab" "djson --json"
 check d200 stacktruth deep:200 folded || wrong "deep:200: folded"
-run_one dtab stacktruth deep:200
 check dtab stacktruth deep:200 table || wrong "deep:200: table"
-run_one djson stacktruth deep:200 --json
 check djson stacktruth deep:200 json || wrong "deep:200: NDJSON"
 
 [ -z "$FAILED" ] || fail "${FAILED#; }"
