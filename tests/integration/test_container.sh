@@ -151,6 +151,9 @@ stop_ct() {
 	[ "$rc" -eq 0 ] || { cat "$T"/*.err >&2; fail "container exit code $rc"; }
 }
 
+# switched_past PID FIELD N0 N: the process's FIELD (status) is N past N0
+switched_past() { [ $(($(status_sum "$1" "$2") - $3)) -ge "$4" ]; }
+
 # ---------------------------------------------------------------- 1. -p
 two_cpus
 bg taskset -c "$CPU_A" "$WORKLOADS/spinner" 2 ct-pinned
@@ -174,7 +177,12 @@ for p in "${PIDS[@]}"; do
 	n0[$p]=$(status_sum "$p" nonvoluntary_ctxt_switches)
 done
 thaw "${PIDS[@]}"
-sleep 3
+# until the workloads have done what they are for (the counts checked
+# below, and the spinner 500 ms of CPU: half an interval and more), however
+# slow the host
+wait_for "pinned spinner: 51 preemptions" switched_past "$SPIN" nonvoluntary_ctxt_switches "${n0[$SPIN]}" 51
+wait_for "ping-pong: 1001 sleeps" switched_past "$PING" voluntary_ctxt_switches "${v0[$PING]}" 1001
+wait_for "pinned spinner: 500 ms on CPU" cpu_past "$SPIN" "${s0[$SPIN]}" 500000000
 freeze "${PIDS[@]}"
 declare -A s1 v1 n1
 for p in "${PIDS[@]}"; do
@@ -249,13 +257,14 @@ ws1=$(schedstat_sum "$WPID")
 wn1=$(status_sum "$WPID" nonvoluntary_ctxt_switches)
 wu1=$(awk '$1 == "usage_usec" { print $2 }' "$CG_MNT$CG/cpu.stat")
 # an exposition read after the freeze holds the whole window
-for _ in $(seq 1 100); do
+scraped_after() {
+	local lc
 	scrape "$PORT" >"$T/m.txt" || fail "scrape failed"
 	lc=$(metric_value "$T/m.txt" switchstat_last_collect_timestamp_seconds)
 	python3 -c 'import sys; sys.exit(0 if float(sys.argv[1] or 0) > float(sys.argv[2]) else 1)' \
-		"$lc" "$tf" && break
-	sleep 0.1
-done
+		"$lc" "$1"
+}
+wait_for "an exposition collected after the freeze" scraped_after "$tf"
 stop_ct
 
 sel="cgroup=\"$CG\""

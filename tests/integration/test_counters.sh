@@ -103,9 +103,16 @@ SPIN_A=$BG_LAST
 bg taskset -c 0 "$WORKLOADS/spinner" 0 ctrspinB
 SPIN_B=$BG_LAST
 
+# preempted PID_A N0_A PID_B N0_B N: both spinners were preempted N times
+# past N0 (nonvoluntary_ctxt_switches): a count, however slow the host
+preempted() {
+	[ $(($(status_sum "$1" nonvoluntary_ctxt_switches) - $2)) -ge "$5" ] &&
+		[ $(($(status_sum "$3" nonvoluntary_ctxt_switches) - $4)) -ge "$5" ]
+}
+
 sw_run() {
 	local name=$1 events=$2 tp m0 m1 want got p oncpu clk inv scaled
-	local all0 spin_steal
+	local all0 spin_steal inv_a inv_b
 	bg "$WORKLOADS/touchpages" "$NPAGES" "$T/$name.tp" "$T/$name.done"
 	wait_file "$T/$name.tp"
 	tp=$(cat "$T/$name.tp")
@@ -117,12 +124,16 @@ sw_run() {
 	steal_begin 0
 	thaw "$SPIN_A" "$SPIN_B"
 	start_tool "$name" --csv -n 0 -i 1000 -e "$events"
+	inv_a=$(status_sum "$SPIN_A" nonvoluntary_ctxt_switches)
+	inv_b=$(status_sum "$SPIN_B" nonvoluntary_ctxt_switches)
 	m0=$(minflt "$tp")
 	kill -USR1 "$tp"
 	wait_file "$T/$name.done"
 	m1=$(minflt "$tp")
 	# the spinners: the 50 ms and 20 preemptions checked below, and more
 	run_for_cpu 200000000 "$SPIN_A" "$SPIN_B"
+	wait_for "spinners: 21 preemptions each under the tool" preempted \
+		"$SPIN_A" "$inv_a" "$SPIN_B" "$inv_b" 21
 	freeze "$SPIN_A" "$SPIN_B"
 	steal_end "$name: the spinners' CPU 0"
 	spin_steal=$STEAL_NS

@@ -6,9 +6,11 @@
 # reader is slow, or the trace ends) never reach the reader: the probe
 # counts its failed outputs itself and that count is the one reported.
 # Input: a pipe ping-pong, `--trace --csv -p PING` into a reader that takes
-# 4 KiB every 20 ms for 9 s and then reads at full speed; the workload is
-# frozen after 8 s (the 4 MiB per-CPU rings alone hold more than 2.5 s of
-# a quiet host's ping-pong), while the buffer is full.  Oracle: ping's
+# 4 KiB every 20 ms until told to read at full speed; the workload runs
+# until it has switched more often than the rings, the pipe, the tool's
+# stdout buffer and the reader can hold (then some switch was dropped,
+# however fast or slow the host), and is frozen while the reader is still
+# slow, so the buffer is full at its last switches.  Oracle: ping's
 # voluntary + nonvoluntary_ctxt_switches delta between two SIGSTOPs (it is
 # single-threaded and does not exit, so no thread-exit rule applies; the
 # switches the kernel hides from tracers are another sandbox's, not ping's).
@@ -26,16 +28,14 @@ read -r PING PONG <"$T/pp.pids"
 freeze "$PING" "$PONG"
 field() { awk -v f="$2:" '$1 == f { print $2 }' /proc/"$1"/status; }
 
-# the slow reader: 4 KiB per 20 ms until 9 s after $T/go appears, then
-# everything as fast as it comes; its copy of the stream is $T/x.out
+# the slow reader: 4 KiB per 20 ms until $T/fast appears, then everything
+# as fast as it comes; its copy of the stream is $T/x.out
 cat >"$T/reader.py" <<'PY'
 import os, sys, time
 out = open(sys.argv[1], "wb", buffering=0)
-go, fast_at = sys.argv[2], None
+fast = sys.argv[2]
 while True:
-    if fast_at is None and os.path.exists(go):
-        fast_at = time.monotonic() + 9.0
-    if fast_at is not None and time.monotonic() >= fast_at:
+    if os.path.exists(fast):
         b = os.read(0, 1 << 20)
     else:
         b = os.read(0, 4096)
@@ -45,30 +45,46 @@ while True:
     out.write(b)
 PY
 mkfifo "$T/pipe"
-python3 "$T/reader.py" "$T/x.out" "$T/go" <"$T/pipe" &
+python3 "$T/reader.py" "$T/x.out" "$T/fast" <"$T/pipe" &
 READER=$!
 BG_PIDS+=("$READER")
 "$SWITCHSTAT" --trace --csv --no-counters -p "$PING" >"$T/pipe" 2>"$T/x.err" &
 TOOL=$!
 BG_PIDS+=("$TOOL")
-for _ in $(seq 1 1200); do
-	grep -q Tracing "$T/x.out" "$T/x.err" 2>/dev/null && break
-	sleep 0.05
-done
-grep -q Tracing "$T/x.out" "$T/x.err" || { cat "$T/x.err" >&2; fail "switchstat did not attach"; }
+await x "$TOOL"
+
+# overflowed V0 I0: ping has switched (since V0 I0) more often than the
+# stream can hold: every CPU's ring full of the smallest records (4 MiB /
+# the 96-byte event, no perf header counted), plus the lines in the
+# tool's 1 MiB stdout buffer, the pipe's 1 MiB at most and the reader's
+# 4 KiB (2 MiB + 4 KiB over the shortest line so far), plus the lines the
+# reader has: a count, not a time, so some record was dropped
+RING_RECS=$((4 * 1024 * 1024 / 96))
+NCPU=$(nproc)
+overflowed() {
+	local sw got minlen
+	[ -e "$T/x.out" ] || return 1 # the reader has not started
+	sw=$(($(field "$PING" voluntary_ctxt_switches) - $1 +
+		$(field "$PING" nonvoluntary_ctxt_switches) - $2))
+	read -r got minlen < <(awk 'NR > 1 { n++; if (!m || length($0) < m) m = length($0) }
+		END { print n + 0, (m ? m + 1 : 1) }' "$T/x.out")
+	NEED=$((NCPU * RING_RECS + (2 * 1024 * 1024 + 4096) / minlen + got))
+	[ "$sw" -gt "$NEED" ]
+}
 
 v0=$(field "$PING" voluntary_ctxt_switches)
 i0=$(field "$PING" nonvoluntary_ctxt_switches)
-touch "$T/go"
 thaw "$PING" "$PONG"
 # frozen while the reader is still slow, so the buffer is full at the end
 # of the workload's switches: no later record brings the kernel's lost
 # record for the last drops
-sleep 8
+wait_for "ping: more switches than the stream holds" overflowed "$v0" "$i0"
 freeze "$PING" "$PONG"
 v1=$(field "$PING" voluntary_ctxt_switches)
 i1=$(field "$PING" nonvoluntary_ctxt_switches)
+info "ping froze after $((v1 - v0 + i1 - i0)) switches (> $NEED: $NCPU rings of $RING_RECS records, the lines in flight and read)"
 kill -INT "$TOOL"
+touch "$T/fast"
 rc=0
 wait "$TOOL" || rc=$?
 [ "$rc" -eq 0 ] || { cat "$T/x.err" >&2; fail "switchstat: exit $rc"; }
