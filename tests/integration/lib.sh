@@ -630,3 +630,62 @@ pipe_rtt_short_ns() {
 	done
 	return 0
 }
+
+# unowned_ns ERRFILE: CPU time whose owner the tool could not know, ns,
+# summed over the --check lines of ERRFILE ("+ missed X ms": slices
+# ended by a switch the kernel did not report); each line's figure is
+# printed to 0.1 ms, so 0.05 ms is added per line to cover its rounding
+unowned_ns() {
+	grep -oE '\+ missed [0-9.]+ ms' "$1" |
+		awk '{ s += $3 + 0.05 } END { printf "%.0f\n", s * 1e6 }'
+}
+
+# skip_counts ERRFILE: what the -v lines of ERRFILE say the probes
+# skipped (slices: first, missed switch, clock; dropped rows; switches
+# not reported; slices spanning offline time), summed, one line
+skip_counts() {
+	python3 - "$1" <<'PY'
+import re, sys
+pats = [("first", r"(\d+) first,"), ("missed switch", r"(\d+) missed switch"),
+        ("clock", r"(\d+) clock;"), ("dropped", r"(\d+) dropped"),
+        ("not reported", r"(\d+) switches not reported"),
+        ("offline", r"(\d+) slices skipped \(spanning offline")]
+tot = dict.fromkeys(k for k, _ in pats)
+for line in open(sys.argv[1], errors="replace"):
+    if not line.startswith("switchstat: ") or " rows, " not in line:
+        continue
+    for k, p in pats:
+        m = re.search(p, line)
+        if m:
+            tot[k] = (tot[k] or 0) + int(m.group(1))
+print(", ".join("%s %d" % (k, v) for k, v in tot.items() if v is not None))
+PY
+}
+
+# check_within_short WHAT GOT WANT PCT SHORT [NOTE]: fail the test unless
+# |GOT - WANT| <= PCT% of WANT, except that GOT may fall short of WANT by
+# SHORT more (same units: time the tool reported it could not own);
+# NOTE is added to the failure's line
+check_within_short() {
+	local what=$1 out
+	if out=$(python3 - "$2" "$3" "$4" "$5" <<'PY'
+import sys
+try:
+    got, want, pct, short = map(float, sys.argv[1:5])
+except ValueError:
+    print("not numbers: got %r want %r limit %r short %r" % tuple(sys.argv[1:5]))
+    sys.exit(1)
+err = abs(got - want) / want * 100 if want else (0 if got == 0 else 100)
+ok = err <= pct
+if short and got < want:
+    ok = (want - got - short) <= pct * want / 100
+print("got %.0f want %.0f error %.3f%% (limit %s%%%s)" % (got, want, err,
+      sys.argv[3], " + %.0f below: unowned" % short if short else ""))
+sys.exit(0 if ok else 1)
+PY
+	); then
+		info "$what: $out"
+	else
+		fail "$what: $out${6:+; $6}"
+	fi
+}
