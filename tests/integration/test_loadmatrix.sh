@@ -12,6 +12,19 @@
 # "Tracing" banner (loaded and attached: its probes run from then on) and
 # exit 0 when stopped by SIGINT at once after it (its partial interval
 # read and printed).  Runs go JOBS at a time.
+#
+# The default path runs every option set; the two fallback paths run
+# those no other set contains (COVER), each compiled and loaded once:
+# the verifier checks each program apart and walks every branch of it,
+# so a set whose programs hold all the code of a smaller one (the same
+# row key -L/-G/process, hist key -P/none, filter and stage decision:
+# stages when two or more of --hist, --blame, --offcpu, never with
+# --trace; a superset of the features, or a filter more) makes it walk
+# all the smaller set's branches and more.  Each REST line names the
+# COVER set that holds it.  Constants the branches do not depend on (-m,
+# the pid of -p) and options outside the probes (--idle, --check) add
+# nothing.  Every feature, both stage decisions and $BIG load on every
+# path.
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -x "$WORKLOADS/sleeper" ] || fail "workload sleeper not built in $WORKLOADS"
@@ -33,38 +46,17 @@ EV="-e cpu-clock,page-faults"
 # figures: test_verifier_budget)
 BIG="--blame --stacks --offcpu --wakers -L -P -M $EV --hist"
 BIG+=" oncpu,offcpu,runq,offcpu-S,offcpu-D,offcpu-IO,offcpu-T,offcpu-R"
-# options, one combination a line; each runs on every path below
-OPTS=(
-	""
-	"-L"
-	"-G"
-	"--idle --check"
-	"-M $EV"
-	"-L -M $EV"
-	"-G -M $EV"
-	"--hist oncpu"
-	"--hist offcpu -P"
-	"--hist runq -P"
-	"$ALLH"
-	"$ALLH -P"
-	"$ALLH -P -M"
-	"$ALLH -P $EV"
+# options, one combination a line: COVER runs on every path below, REST
+# on the default path only (after each, the COVER set that holds it)
+COVER=(
 	"$ALLH -M $EV"
-	"$ALLH -P -M $EV"
-	"$ALLH -L -P -M $EV"
 	"$ALLH -G -P -M $EV"
 	"$ALLH -G -M $EV"
-	"$ALLH -L -M $EV -m"
-	"--blame"
+	"--blame -M $EV"
 	"--blame -L"
 	"--blame -G"
-	"--blame -M $EV"
 	"--blame --hist oncpu"
-	"--blame --hist runq -P"
-	"--blame $ALLH -P -M $EV"
-	"--blame $ALLH -L -P -M $EV"
 	"--blame $ALLH -G -P -M $EV"
-	"--trace"
 	"--trace -L"
 	"--trace -p $SLEEPER"
 	"-p $SLEEPER $ALLH -P -M $EV"
@@ -72,8 +64,32 @@ OPTS=(
 	"-p $SLEEPER --blame $ALLH -P -M $EV"
 	"$BIG"
 )
+REST=(
+	""                              # $ALLH -M $EV
+	"-L"                            # -t $SLEEPER $ALLH -L -P -M $EV
+	"-G"                            # $ALLH -G -M $EV
+	"--idle --check"                # $ALLH -M $EV
+	"-M $EV"                        # $ALLH -M $EV
+	"-L -M $EV"                     # -t $SLEEPER $ALLH -L -P -M $EV
+	"-G -M $EV"                     # $ALLH -G -M $EV
+	"--hist oncpu"                  # $ALLH -M $EV
+	"--hist offcpu -P"              # -p $SLEEPER $ALLH -P -M $EV
+	"--hist runq -P"                # -p $SLEEPER $ALLH -P -M $EV
+	"$ALLH"                         # $ALLH -M $EV
+	"$ALLH -P"                      # -p $SLEEPER $ALLH -P -M $EV
+	"$ALLH -P -M"                   # -p $SLEEPER $ALLH -P -M $EV
+	"$ALLH -P $EV"                  # -p $SLEEPER $ALLH -P -M $EV
+	"$ALLH -P -M $EV"               # -p $SLEEPER $ALLH -P -M $EV
+	"$ALLH -L -P -M $EV"            # -t $SLEEPER $ALLH -L -P -M $EV
+	"$ALLH -L -M $EV -m"            # -t $SLEEPER $ALLH -L -P -M $EV
+	"--blame"                       # --blame -M $EV
+	"--blame --hist runq -P"        # -p $SLEEPER --blame $ALLH -P -M $EV
+	"--blame $ALLH -P -M $EV"       # -p $SLEEPER --blame $ALLH -P -M $EV
+	"--blame $ALLH -L -P -M $EV"    # $BIG
+	"--trace"                       # --trace -p $SLEEPER
+)
 if [ -n "$CG" ]; then
-	OPTS+=(
+	COVER+=(
 		"--cgroup $CG"
 		"--cgroup $CG -G $ALLH -P -M $EV"
 		"--cgroup $CG --blame $ALLH -P -M $EV"
@@ -113,7 +129,9 @@ pi=0
 declare -a DESC RUNS
 for p in "${PATHS[@]}"; do
 	oi=0
-	for o in "${OPTS[@]}"; do
+	opts=("${COVER[@]}")
+	[ -n "$p" ] || opts+=("${REST[@]}")
+	for o in "${opts[@]}"; do
 		# --wakers needs the raw tracepoints
 		[[ "$o" != "$BIG" || "$p" != *no_raw* ]] || o=${BIG/ --wakers/}
 		DESC[n]="${p:-default path}: switchstat $o"
@@ -147,4 +165,4 @@ for i in $(seq 0 $((n - 1))); do
 	fi
 done
 [ "$failed" -eq 0 ] || fail "$failed of $n combinations did not load and attach"
-pass "$n combinations (${#OPTS[@]} option sets x ${#PATHS[@]} paths) attached and exited 0 on SIGINT"
+pass "$n combinations (${#COVER[@]} option sets x ${#PATHS[@]} paths, ${#REST[@]} more on the default path) attached and exited 0 on SIGINT"

@@ -20,15 +20,17 @@ BIG+=" --hist oncpu,offcpu,runq,offcpu-S,offcpu-D,offcpu-IO,offcpu-T,offcpu-R"
 FORCED=("SWITCHSTAT_TEST=exit_tp_now,no_raw" "SWITCHSTAT_TEST=exit_tp_now,no_btf")
 
 # load I ENV: switchstat -v -d 1 with the largest combination on the path
-# ENV sets ("" the kernel's own), compiled (the cache off); output in
-# $T/I.out, $T/I.err, exit code in $T/I.rc
+# ENV sets ("" the kernel's own); output in $T/I.out, $T/I.err, exit code
+# in $T/I.rc.  The compiled-BPF cache (SWITCHSTAT_BPF_CACHE, ctest's) is
+# used: a hit loads the same instructions, and the verifier's figures are
+# the load's
 load() {
 	local o=$BIG rc=0
 	# --wakers needs the raw tracepoints
 	[[ "$2" != *no_raw* ]] || o=${BIG/ --wakers/}
 	echo "${2:-default path}: switchstat -v -d 1 $o" >"$T/$1.what"
 	# shellcheck disable=SC2086 # the options are words
-	env $2 SWITCHSTAT_BPF_CACHE=off "$SWITCHSTAT" -v -d 1 $o \
+	env $2 "$SWITCHSTAT" -v -d 1 $o \
 		>"$T/$1.out" 2>"$T/$1.err" </dev/null || rc=$?
 	echo "$rc" >"$T/$1.rc"
 }
