@@ -44,7 +44,9 @@ caps_attached() {
 wait_for "attach with CAP_BPF+CAP_PERFMON+CAP_DAC_READ_SEARCH" caps_attached
 s0=$(schedstat_sum "$S")
 thaw "$S"
-sleep 2
+# the window: until the spinner has run 500 ms (schedstat; the 2 % below
+# is 10 ms), however slowly or loaded (SS_HANG_S is a hang)
+run_for_cpu 500000000 "$S"
 freeze "$S"
 s1=$(schedstat_sum "$S")
 stop_tool

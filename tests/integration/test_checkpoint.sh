@@ -37,8 +37,12 @@ while True:
 ' "$SPIN" "$T/samples"
 wait_file "$T/samples"
 
-start_tool ck --csv -n 0 -i 1000 --check --no-counters
-sleep 5.5
+start_tool ck --csv -n 0 -i 1000 --check --no-counters -v
+# 4 interval edges (counted in -v's lines, however late a slow host's
+# edges come; SS_HANG_S is a hang), then half an interval more: the final
+# partial interval's 2 % is 10 ms, against samples 2 ms apart
+wait_intervals ck 4
+sleep 0.5
 stop_tool # SIGINT: the final partial interval is printed too
 
 python3 - "$T/ck.out" "$T/samples" "$SPIN" "$T/ck.err" <<'PY' || fail "see above"

@@ -27,7 +27,10 @@ sleep 0.25
 I1=$(idle_ticks)
 stop_tool
 start_tool noidle --csv -n 0 -i 500
-sleep 1.2
+# until its first interval's rows are out (the sleeper switches every
+# ms), however slowly (SS_HANG_S is a hang): no count is judged
+csv_rows() { [ "$(wc -l <"$T/noidle.out")" -ge 2 ]; }
+wait_for "rows without --idle" csv_rows
 stop_tool
 
 IDLE=$((I1 - I0))

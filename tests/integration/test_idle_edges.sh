@@ -7,8 +7,9 @@
 # periodic checkpoint event (after max_samples_per_tick periods without a
 # tick) until the CPU's next tick: the idle slice then spans intervals
 # (seen: swapper/1 1072 ms in a 500 ms interval, closures 50-165 %).
-# Input: a spinner pinned to CPU 1 for 1.2 s, then frozen, so CPU 1 idles
-# for 2.5 s; `--idle --check -L --csv -i 500`, the tool on CPU 0.  A sampler on CPU 0 reads
+# Input: a spinner pinned to CPU 1 across 2 interval edges, then frozen,
+# so CPU 1 idles across 4 more and 450 ms (the edges counted in -v's
+# lines, however late a slow host's come); `--idle --check -L --csv -i 500`, the tool on CPU 0.  A sampler on CPU 0 reads
 # CPU 1's idle + iowait from /proc/stat every 10 ms (the kernel's own
 # idle time, USER_HZ units) and the values are interpolated at the
 # interval ends (the CSV time column).
@@ -46,10 +47,14 @@ start_tool e --idle --check -L --csv -v -i 500
 wait_for "one interval (--check line)" grep -q '^check:' "$T/e.err"
 bg taskset -c 1 "$WORKLOADS/spinner" 0 edgespin
 SP=$BG_LAST
-sleep 1.2
+wait_intervals e $(($(intervals e) + 2))
 freeze "$SP"
 F0=$(date +%s.%N)
-sleep 2.5 # CPU 1 idle, unless others run there
+wait_intervals e $(($(intervals e) + 4)) # CPU 1 idle, unless others run there
+# and most of an interval more: the final partial interval is 450 ms, so
+# a tick of the kernel's clock stays inside its 101 % of one CPU per row
+# (as in a full one), however late the edges came
+sleep 0.45
 F1=$(date +%s.%N)
 stop_tool
 

@@ -28,17 +28,24 @@ stopped_state() { [ "$(state_of "$1")" = T ]; }
 vol() { awk '/^voluntary_ctxt_switches/ { print $2 }' /proc/"$1"/status; }
 invol() { awk '/^nonvoluntary_ctxt_switches/ { print $2 }' /proc/"$1"/status; }
 
-# --- interval rows: a 3 s --json run, all processes --------------------
+# odd_ran N: the odd-named process made N voluntary switches since v0
+# (its window: counted, not timed; a slow host only waits longer,
+# SS_HANG_S is a hang)
+odd_ran() { [ $(($(vol "$ODD") - v0)) -ge "$1" ]; }
+
+# --- interval rows: a --json run, all processes, ended by SIGINT -------
 # the CSV run of the same mode (for its header) compiles at the same time
 stop_wait "$ODD"
-launch csv --csv -d 3 -n 0
+launch csv --csv -n 0
 CSV_PID=$LAUNCHED
-start_tool json --json -d 3 -n 0
+start_tool json --json -n 0
+await csv "$CSV_PID"
 v0=$(vol "$ODD") i0=$(invol "$ODD")
 kill -CONT "$ODD"
-sleep 2 # workload time; the kernel counts are frozen by SIGSTOP below
+wait_for "500 voluntary switches of the odd-named process" odd_ran 500
 stop_wait "$ODD"
 v1=$(vol "$ODD") i1=$(invol "$ODD")
+kill -INT "$TOOL_PID" "$CSV_PID"
 wait_tool
 kill -CONT "$ODD"
 reap "$CSV_PID" csv
@@ -94,7 +101,7 @@ start_tool tjson --trace --json -p "$ODD"
 await tcsv "$CSV_PID"
 v0=$(vol "$ODD") i0=$(invol "$ODD")
 kill -CONT "$ODD"
-sleep 1
+wait_for "200 voluntary switches of the odd-named process" odd_ran 200
 stop_wait "$ODD"
 v1=$(vol "$ODD") i1=$(invol "$ODD")
 kill -INT "$TOOL_PID" "$CSV_PID"

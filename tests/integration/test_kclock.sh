@@ -20,7 +20,7 @@
 #  2. the default instance, where it is on the kernel's clock: each
 #     process's on-CPU time equals its schedstat delta within 0.1 % (a
 #     slice after an unreported switch not charged, or charged twice, is
-#     a spinner's up to a whole slice: several ms of the 4 s);
+#     a spinner's up to a whole slice: several ms of its 3 s);
 #  3. the window instance charged no more CPU time than there was: each
 #     interval's --check closure (rows + idle + filtered + unowned = the
 #     CPUs' time) is at most 100.5 %.  Its on-CPU against schedstat is
@@ -59,7 +59,13 @@ grep -q "on-CPU time: the kernel's clock" "$T/kc.err" && task_clock=1
 s0=$(schedstat_sum "$S")
 p0=$(($(schedstat_sum "$PP") + $(schedstat_sum "$PC")))
 thaw "$S" "$PP" "$PC"
-sleep 4
+# the window: until the spinner has run 3 s on CPU (schedstat: a slice
+# of several ms is over the 0.1 % below) and each instance has ended 4
+# intervals (the --check lines counted below), however slowly or
+# throttled (SS_HANG_S is a hang)
+run_for_cpu 3000000000 "$S"
+wait_intervals kc 4
+wait_intervals win 4
 freeze "$S" "$PP" "$PC"
 s1=$(schedstat_sum "$S")
 p1=$(($(schedstat_sum "$PP") + $(schedstat_sum "$PC")))

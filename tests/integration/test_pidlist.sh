@@ -31,11 +31,14 @@ print(" ".join(sorted({r[col] for r in csv.DictReader(open(sys.argv[1], encoding
 PY
 }
 
+# each window: until every measured task has run 600 ms (schedstat; the
+# 2 % below is 12 ms, a few ticks of edge lag), however slowly or
+# throttled (SS_HANG_S is a hang), instead of a fixed sleep
 start_tool pl --csv -n 0 -i 1000 -p "$A,$B"
 a0=$(schedstat_sum "$A")
 b0=$(schedstat_sum "$B")
 thaw "$A" "$B" "$C"
-sleep 2
+run_for_cpu 600000000 "$A" "$B"
 freeze "$A" "$B" "$C"
 a1=$(schedstat_sum "$A")
 b1=$(schedstat_sum "$B")
@@ -55,7 +58,11 @@ start_tool tl --csv -n 0 -i 1000 -L -t "$T1,$T2"
 t10=$(awk '{ print $1 }' /proc/"$P"/task/"$T1"/schedstat)
 t20=$(awk '{ print $1 }' /proc/"$P"/task/"$T2"/schedstat)
 thaw "$P"
-sleep 2
+tid_ran() {
+	[ $(($(awk '{ print $1 }' /proc/"$P"/task/"$T1"/schedstat) - t10)) -ge 600000000 ] &&
+		[ $(($(awk '{ print $1 }' /proc/"$P"/task/"$T2"/schedstat) - t20)) -ge 600000000 ]
+}
+wait_for "threads $T1 $T2: 600 ms on CPU each" tid_ran
 freeze "$P"
 t11=$(awk '{ print $1 }' /proc/"$P"/task/"$T1"/schedstat)
 t21=$(awk '{ print $1 }' /proc/"$P"/task/"$T2"/schedstat)
@@ -70,12 +77,18 @@ check_within "-t list: thread $T2 on-CPU vs schedstat" \
 
 # the end of the run: after the last named process, not the first
 thaw "$A" "$B"
-start_tool end -i 200 -p "$A,$B"
+start_tool end -i 200 -v -p "$A,$B"
 kill -KILL "$A"
 wait "$A" 2>/dev/null || true
 wait_for "word of $A's exit" grep -q "process $A has exited" "$T/end.err"
-sleep 0.5
-kill -0 "$TOOL_PID" 2>/dev/null || fail "the run ended with $B still alive"
+# 2 more interval edges (-v's lines) after the word: it ran on
+n=$(intervals end)
+ran_on() {
+	intervals_ge end $((n + 2)) && return 0
+	kill -0 "$TOOL_PID" 2>/dev/null || fail "the run ended with $B still alive"
+	return 1
+}
+wait_for "2 intervals after $A exited" ran_on
 kill -KILL "$B"
 wait "$B" 2>/dev/null || true
 tool_gone() { ! kill -0 "$TOOL_PID" 2>/dev/null; }

@@ -369,13 +369,16 @@ perf_start "$SPIN_TIDS,$PING,$PONG" "$T/perf1.csv"
 s0=$(schedstat_sum "$SPIN")
 p0=$(($(schedstat_sum "$PING") + $(schedstat_sum "$PONG")))
 thaw "$SPIN" "$PING" "$PONG"
-sleep 4
+# each window: across 4 of the tool's interval edges (-v's lines), so
+# every measured task has the 3 full intervals check_rows needs, however
+# late a slow guest's edges come (SS_HANG_S is a hang)
+wait_intervals exact $(($(intervals exact) + 4))
 freeze "$SPIN" "$PING" "$PONG"
 s1=$(schedstat_sum "$SPIN")
 p1=$(($(schedstat_sum "$PING") + $(schedstat_sum "$PONG")))
 perf_stop
-# the intervals of the frozen window are all printed once one more ends
-sleep 2.2
+# the intervals of the frozen window are all printed once two more end
+wait_intervals exact $(($(intervals exact) + 2))
 t2=1e18
 ONLINE=/sys/devices/system/cpu/cpu1/online
 hotplug=0
@@ -390,15 +393,12 @@ if [ "$hotplug" = 1 ]; then
 	echo 0 >"$ONLINE" || fail "cannot take CPU 1 offline"
 	q0=$(($(schedstat_sum "$PING") + $(schedstat_sum "$PONG")))
 	thaw "$PING" "$PONG"
-	sleep 4
+	wait_intervals exact $(($(intervals exact) + 4))
 	freeze "$PING" "$PONG"
 	q1=$(($(schedstat_sum "$PING") + $(schedstat_sum "$PONG")))
-	sleep 2.2
+	wait_intervals exact $(($(intervals exact) + 2))
 	echo 1 >"$ONLINE" || fail "cannot bring CPU 1 back online"
-	for _ in $(seq 1 200); do
-		grep -q 'CPU 1 came back online' "$T/exact.err" && break
-		sleep 0.05
-	done
+	wait_for "-v: CPU 1 came back online" grep -q 'CPU 1 came back online' "$T/exact.err"
 	t2=$(last_time "$T/exact.out")
 	bg taskset -c 1 "$WORKLOADS/spinner" 0 ss_pmu_cpu1
 	SP1=$BG_LAST
@@ -408,11 +408,11 @@ if [ "$hotplug" = 1 ]; then
 	sp0=$(schedstat_sum "$SP1")
 	perf_start "$SP1" "$T/perf_cpu1.csv"
 	thaw "$SP1"
-	sleep 4
+	wait_intervals exact $(($(intervals exact) + 4))
 	freeze "$SP1"
 	sp1=$(schedstat_sum "$SP1")
 	perf_stop
-	sleep 1.2
+	wait_intervals exact $(($(intervals exact) + 1))
 fi
 stop_tool
 cp "$T/exact.out" "$T/exact.json"
@@ -485,6 +485,7 @@ MUX_MS=$(cat /sys/bus/event_source/devices/armv*/perf_event_mux_interval_ms \
 	/sys/bus/event_source/devices/cpu*/perf_event_mux_interval_ms 2>/dev/null |
 	sort -n | tail -1)
 [ -n "$MUX_MS" ] || fail "no perf_event_mux_interval_ms for the PMU"
+# -d 5, -d 3: 5 and 3 of the tool's own intervals (no host speed in them)
 SWITCHSTAT_TEST=window_clock start_tool mux -L --csv -i 1000 -d 5 -p "$SPIN,$SLEEP" -e "$EV8"
 wait_tool
 head -1 "$T/mux.out" | grep -q 'r11_running_pct' ||
@@ -525,11 +526,11 @@ if grep -q "on-CPU time: the kernel's clock" "$T/kclk.err"; then
 	perf_start "$SPIN_TIDS" "$T/perf4.csv"
 	k0=$(schedstat_sum "$SPIN")
 	thaw "$SPIN"
-	sleep 4
+	wait_intervals kclk $(($(intervals kclk) + 4))
 	freeze "$SPIN"
 	k1=$(schedstat_sum "$SPIN")
 	perf_stop
-	sleep 2.2
+	wait_intervals kclk $(($(intervals kclk) + 2))
 	stop_tool
 	cp "$T/kclk.out" "$T/kclk.json"
 	# on-CPU is schedstat's own clock; the counters are on the window

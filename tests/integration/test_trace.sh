@@ -31,13 +31,10 @@ state_of() { sed 's/.*) //' /proc/"$1"/stat | cut -d' ' -f1; }
 stop_wait() {
 	kill -STOP "$@"
 	for p in "$@"; do
-		for _ in $(seq 1 200); do
-			[ "$(state_of "$p")" = T ] && continue 2
-			sleep 0.01
-		done
-		fail "pid $p did not stop"
+		wait_for "pid $p stopped" stopped_state "$p"
 	done
 }
+stopped_state() { [ "$(state_of "$1")" = T ]; }
 field() { awk -v f="$2:" '$1 == f { print $2 }' /proc/"$1"/status; }
 oncpu() { awk '{ print $1 }' /proc/"$1"/schedstat; }
 # all context switches of the machine so far (sum of nr_switches)
@@ -73,7 +70,7 @@ i0_PONG=$(field "$PONG" nonvoluntary_ctxt_switches)
 c0_PONG=$(oncpu "$PONG")
 C1=$(ctxt)
 kill -CONT "$PING" "$PONG"
-sleep 1 # workload time; SIGSTOP freezes the kernel's counts below
+sleep 1 # workload time (no bound depends on how much ran); SIGSTOP freezes the kernel's counts below
 # stop the stall reader until its buffers must have overflowed: with
 # 2 x 45000 x CPUs switches, one CPU had 90000 > its ~40000 records
 # (waited for, however slowly this host switches)
@@ -82,7 +79,7 @@ s0=$(ctxt) need=$((2 * 45000 * $(nproc)))
 ctxt_past() { [ $(($(ctxt) - s0)) -ge "$need" ]; }
 wait_for "$need context switches with the stall reader stopped" ctxt_past
 kill -CONT "$STALL"
-sleep 1
+sleep 1 # workload time with the stall reader back; no bound depends on it
 stop_wait "$PING" "$PONG"
 v1_PING=$(field "$PING" voluntary_ctxt_switches)
 i1_PING=$(field "$PING" nonvoluntary_ctxt_switches)
@@ -242,10 +239,16 @@ fi
 # --- the table's TIME(s): seconds from a start taken before the probes
 # attach, so no event is clamped to 0 (at 100k+ switches/s, the tool's own
 # start-up has switches before its loop runs) and each CPU's are in order
+# (traced until 100 lines are out, flushed every 0.1 s, however slowly
+# this host switches; SS_HANG_S is a hang)
 kill -CONT "$PING" "$PONG"
-rc=0
-"$SWITCHSTAT" --trace --no-counters -d 1 >"$T/t0.out" 2>"$T/t0.err" || rc=$?
-[ "$rc" -eq 0 ] || { cat "$T/t0.err" >&2; fail "--trace -d 1: exit code $rc"; }
+launch t0 --trace --no-counters
+T0=$LAUNCHED
+await t0 "$T0"
+t0_lines() { [ "$(grep -c '^[0-9]*\.[0-9]\{6\} ' "$T/t0.out")" -gt 100 ]; }
+wait_for "--trace: 100 lines" t0_lines
+kill -INT "$T0"
+reap "$T0" t0
 stop_wait "$PING" "$PONG"
 awk '/^[0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9] / { n++; if (n > 1 && $1 == "0.000000") zero++
 		if (($2 in last) && $1 + 0 < last[$2]) back++; last[$2] = $1 + 0 }

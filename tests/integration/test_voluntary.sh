@@ -3,7 +3,10 @@
 # Voluntary switches: a pipe ping-pong and a nanosleep loop switch
 # voluntarily; per-process voluntary switches must equal the kernel's
 # voluntary_ctxt_switches delta (/proc/PID/task/*/status) within 2%, and the
-# involuntary count must agree too (within 2% or 50, it is small here).
+# involuntary count must agree too: within 2% plus the switches the tool
+# says (-v) it could not see (missed or not reported, machine-wide) plus
+# 2 per thread (the SIGCONT and SIGSTOP at the window's edges may each end
+# a sleep that the regular tracepoint shows as R: docs/accuracy.md).
 . "$(dirname "$0")/lib.sh"
 need_root
 
@@ -15,24 +18,22 @@ wait_file "$T/pp.pids"
 read -r PING PONG <"$T/pp.pids"
 freeze "$PING" "$PONG" "$SLEEPER"
 
-start_tool vol --csv -n 0 -i 1000
+start_tool vol --csv -n 0 -i 1000 -v
 for p in "$PING" "$PONG" "$SLEEPER"; do
 	v0[$p]=$(status_sum "$p" voluntary_ctxt_switches)
 	n0[$p]=$(status_sum "$p" nonvoluntary_ctxt_switches)
 	s0[$p]=$(schedstat_sum "$p")
 done
 thaw "$PING" "$PONG" "$SLEEPER"
-# 3 s, then on until each has the 1000 voluntary switches the check below
-# needs (the kernel's own count: a 1 ms nanosleep takes 3 ms or more in a
-# TCG guest, where the sleeper had 937 in 3 s); a slow host only waits
-# longer (SS_HANG_S is a hang)
+# until each has the 1000 voluntary switches the check below needs (the
+# kernel's own count: a 1 ms nanosleep takes 3 ms or more in a TCG
+# guest); a slow host only waits longer (SS_HANG_S is a hang)
 enough_vol() {
 	local p
 	for p in "$PING" "$PONG" "$SLEEPER"; do
 		[ $(($(status_sum "$p" voluntary_ctxt_switches) - v0[$p])) -gt 1000 ] || return 1
 	done
 }
-sleep 3
 wait_for "1000 voluntary switches of each workload" enough_vol
 freeze "$PING" "$PONG" "$SLEEPER"
 for p in "$PING" "$PONG" "$SLEEPER"; do
@@ -41,6 +42,8 @@ for p in "$PING" "$PONG" "$SLEEPER"; do
 	s1[$p]=$(schedstat_sum "$p")
 done
 stop_tool
+unseen=$(unowned_slices "$T/vol.err")
+info "switches the tool could not see (-v): $unseen"
 
 for p in "$PING" "$PONG" "$SLEEPER"; do
 	want=$((v1[$p] - v0[$p]))
@@ -49,9 +52,11 @@ for p in "$PING" "$PONG" "$SLEEPER"; do
 	check_within "pid $p voluntary" "$got" "$want" 2
 	iwant=$((n1[$p] - n0[$p]))
 	igot=$(csv_sum "$T/vol.out" involuntary pid "$p")
-	[ $((igot > iwant ? igot - iwant : iwant - igot)) -le 50 ] ||
-		check_within "pid $p involuntary" "$igot" "$iwant" 2
-	info "pid $p involuntary: got $igot want $iwant"
+	slack=$((unseen + 2 * $(ls /proc/"$p"/task | wc -l)))
+	d=$((igot > iwant ? igot - iwant : iwant - igot))
+	msg="pid $p involuntary: got $igot want $iwant (limit 2% + $slack: unseen + 2 per thread)"
+	[ $((100 * d)) -le $((2 * iwant + 100 * slack)) ] || fail "$msg"
+	info "$msg"
 	# On-CPU time of tasks that run ~5 us per wakeup is informational
 	# only: the kernel starts its clock at other points of the wakeup and
 	# __schedule path than the tracepoint (we saw -5% on an idle machine,
