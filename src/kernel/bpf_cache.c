@@ -360,12 +360,37 @@ int ss_cache_lookup(struct ss_cache *c, const char *text,
 	return 1;
 }
 
+/*
+ * How many files the directory keeps: SS_CACHE_KEEP_ENV, a decimal count of
+ * 1..SS_CACHE_KEEP_MAX, else SS_CACHE_KEEP.  A value that is not one is
+ * ignored and @why (of @len bytes) says so; @why is "" otherwise.
+ */
+static int cache_keep(char *why, size_t len)
+{
+	const char *env = getenv(SS_CACHE_KEEP_ENV);
+	char *end;
+	long v;
+
+	why[0] = '\0';
+	if (!env || !*env)
+		return SS_CACHE_KEEP;
+	errno = 0;
+	v = strtol(env, &end, 10);
+	if (errno || *end || end == env || v < 1 || v > SS_CACHE_KEEP_MAX) {
+		snprintf(why, len, "%s=%.32s ignored (want 1..%d); ",
+			 SS_CACHE_KEEP_ENV, env, SS_CACHE_KEEP_MAX);
+		return SS_CACHE_KEEP;
+	}
+	return (int)v;
+}
+
 /* ss_cache_save - see bpf_cache.h */
 void ss_cache_save(struct ss_cache *c, void *bcc_mod)
 {
 	const char *sep = c->why[0] ? "; " : "";
 	struct ss_cache_mod m;
-	char w[384];
+	char w[384], kw[96];
+	int keep;
 
 	if (c->dirfd < 0) {
 		snprintf(c->note, sizeof(c->note), "compiled (%s)", c->why);
@@ -377,14 +402,15 @@ void ss_cache_save(struct ss_cache *c, void *bcc_mod)
 		return;
 	}
 	snprintf(m.key, sizeof(m.key), "%s", c->key);
-	if (ss_cache_write(c->dirfd, &m, SS_CACHE_KEEP, w, sizeof(w)))
+	keep = cache_keep(kw, sizeof(kw));
+	if (ss_cache_write(c->dirfd, &m, keep, w, sizeof(w)))
 		snprintf(c->note, sizeof(c->note),
-			 "compiled (%s%snot saved to %s: %s)", c->why, sep,
-			 c->dir, w);
+			 "compiled (%s%s%snot saved to %s: %s)", c->why, sep,
+			 kw, c->dir, w);
 	else
 		snprintf(c->note, sizeof(c->note),
-			 "compiled (%s%ssaved to %s/%s)", c->why, sep, c->dir,
-			 c->key);
+			 "compiled (%s%s%ssaved to %s/%s)", c->why, sep, kw,
+			 c->dir, c->key);
 	ss_cache_mod_free(&m);
 }
 

@@ -34,6 +34,8 @@
 #define SS_CACHE_DEFAULT_DIR "/var/cache/switchstat/bpf"
 #define SS_CACHE_ENV "SWITCHSTAT_BPF_CACHE" /* a dir, or "off" */
 #define SS_CACHE_KEEP 32 /* files kept: the oldest (mtime) go first */
+#define SS_CACHE_KEEP_ENV "SWITCHSTAT_BPF_CACHE_KEEP" /* files kept instead */
+#define SS_CACHE_KEEP_MAX 100000
 #define SS_CACHE_KEY_HEX 64 /* hex digits of a key: the file's name */
 #define SS_CACHE_MAX_TABLES 256
 #define SS_CACHE_MAX_FUNCS 256
@@ -270,7 +272,8 @@ int ss_cache_lookup(struct ss_cache *c, const char *text,
 
 /*
  * ss_cache_save - after a miss: save libbcc module @bcc_mod under the key
- * ss_cache_lookup computed, when there is a directory; c->note says what
+ * ss_cache_lookup computed, when there is a directory, and keep the newest
+ * SS_CACHE_KEEP_ENV files there (default SS_CACHE_KEEP); c->note says what
  * happened.  Never fails the start-up.
  */
 void ss_cache_save(struct ss_cache *c, void *bcc_mod);

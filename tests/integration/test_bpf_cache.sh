@@ -10,7 +10,8 @@
 # other options make another key; a damaged file is detected, recompiled
 # and rewritten (exit 0); a group-writable or symlinked directory is
 # refused with a reason and the run still works; old files beyond 32 are
-# removed; "off" writes nothing; --blame (its task storage map needs BTF
+# removed (beyond SWITCHSTAT_BPF_CACHE_KEEP where set); "off" writes
+# nothing; --blame (its task storage map needs BTF
 # of key and value, made at create time on a hit) is cached on a second
 # start, with the compiled run's program tags, and still blames a victim's
 # waits; the default directory is created 0700; -p of a second process
@@ -23,6 +24,7 @@ need_root
 
 C=$T/cache # not there yet: the tool creates it
 export SWITCHSTAT_BPF_CACHE=$C
+unset SWITCHSTAT_BPF_CACHE_KEEP # ctest's (CMakeLists.txt): the default here
 
 # cache_files: the cache files (64 hex digits) in $C, one a line
 cache_files() {
@@ -353,6 +355,20 @@ NEW=$(object clockback | sed -n 's/.*saved to .*\/\([0-9a-f]\{64\}\))$/\1/p')
 [ -n "$NEW" ] || fail "clockback: -L -M did not save a new file: $(object clockback)"
 [ -e "$C/$NEW" ] || fail "clockback: the file just saved was pruned at once ($NEW)"
 rm -f "$FOREIGN"
+
+# 8c. SWITCHSTAT_BPF_CACHE_KEEP: a save keeps that many files; a value
+# that is not a count of 1..100000 is ignored, the note says so, and 32
+# are kept
+export SWITCHSTAT_BPF_CACHE_KEEP=32x
+run keepbad -G -M
+object keepbad | grep -q "SWITCHSTAT_BPF_CACHE_KEEP=32x ignored (want 1..100000)" ||
+	fail "keepbad: -v says '$(object keepbad)'"
+[ "$(cache_files | wc -l)" -eq 32 ] || fail "keepbad: want 32 cache files, have $(cache_files | wc -l)"
+export SWITCHSTAT_BPF_CACHE_KEEP=4
+run keep4 -G
+[ "$(cache_files | wc -l)" -eq 4 ] || fail "SWITCHSTAT_BPF_CACHE_KEEP=4: have $(cache_files | wc -l) cache files"
+unset SWITCHSTAT_BPF_CACHE_KEEP
+info "SWITCHSTAT_BPF_CACHE_KEEP: 4 kept; a bad value ignored with a note, 32 kept"
 
 # 9. the default directory: created on first use, 0700 (what every other
 # run of the suite uses)

@@ -120,25 +120,19 @@ run() {
 	echo "$rc" >"$T/$n.rc"
 }
 
-# the compiled-BPF cache (SWITCHSTAT_BPF_CACHE, CMakeLists.txt): a
-# directory per path and per 30 option sets, so that each keeps all its
-# objects (SS_CACHE_KEEP: 32 files) and the next run loads them all
-CACHE=${SWITCHSTAT_BPF_CACHE:-off}
+# the compiled-BPF cache: ctest's (SWITCHSTAT_BPF_CACHE and _KEEP,
+# CMakeLists.txt), which keeps every key of a run, so the next run loads
+# them all
 n=0
-pi=0
 declare -a DESC RUNS
 for p in "${PATHS[@]}"; do
-	oi=0
 	opts=("${COVER[@]}")
 	[ -n "$p" ] || opts+=("${REST[@]}")
 	for o in "${opts[@]}"; do
 		# --wakers needs the raw tracepoints
 		[[ "$o" != "$BIG" || "$p" != *no_raw* ]] || o=${BIG/ --wakers/}
 		DESC[n]="${p:-default path}: switchstat $o"
-		c=off
-		[ "$CACHE" = off ] || c=$CACHE/$pi-$((oi / 30))
-		run "$n" "$p SWITCHSTAT_BPF_CACHE=$c" "$o" &
-		oi=$((oi + 1))
+		run "$n" "$p" "$o" &
 		BG_PIDS+=("$!")
 		RUNS+=("$!")
 		n=$((n + 1))
@@ -146,7 +140,6 @@ for p in "${PATHS[@]}"; do
 			wait -n
 		done
 	done
-	pi=$((pi + 1))
 done
 wait "${RUNS[@]}" # not the sleeper
 
