@@ -19,12 +19,12 @@ export SS_ATTACH_TIMEOUT_S=600
 # and every wait a test makes under TCG may take as long before it is a hang
 export SS_HANG_S=600
 cd /src || exit 1
-# the tests' compiled-BPF cache (a directory per test), kept by the host
+# the tests' compiled-BPF cache (one for all, as ctest sets), kept by the host
 # for this target: on the second disk (the root disk is a snapshot), off it
 # again before the end so guest-init can unmount /src cleanly
 if [ -d .vm/bpf-tests ]; then
-	mkdir -p /var/cache/switchstat/tests
-	mount --bind .vm/bpf-tests /var/cache/switchstat/tests
+	mkdir -p /var/cache/switchstat/suite
+	mount --bind .vm/bpf-tests /var/cache/switchstat/suite
 fi
 # the integration tests write temporary files under /tmp (a tmpfs here)
 sum "kernel $(uname -r)"
@@ -106,7 +106,7 @@ if [ -n "${TESTS:-}" ]; then
 	cp build/Testing/Temporary/LastTest.log "$R/" 2>/dev/null
 fi
 kill "$beat" 2>/dev/null
-umount /var/cache/switchstat/tests 2>/dev/null
+umount /var/cache/switchstat/suite 2>/dev/null
 sum "done"
 echo "VM-SUMMARY-BEGIN" >/dev/console
 cat "$R/summary" >/dev/console
