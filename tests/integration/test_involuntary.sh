@@ -22,17 +22,16 @@ for p in "$A" "$B"; do
 	s0[$p]=$(schedstat_sum "$p")
 done
 thaw "$A" "$B"
-# 4 s, then on until each has the 100 preemptions the check below needs
-# (the kernel's own count: a loaded TCG guest's vCPU runs in bursts and
-# had fewer); a slow host only waits longer (SS_HANG_S is a hang)
+# until each has the 500 preemptions the check below needs (the kernel's
+# own count: a loaded TCG guest's vCPU runs in bursts); a slow host only
+# waits longer (SS_HANG_S is a hang)
 enough_inv() {
 	local p
 	for p in "$A" "$B"; do
-		[ $(($(status_sum "$p" nonvoluntary_ctxt_switches) - n0[$p])) -gt 100 ] || return 1
+		[ $(($(status_sum "$p" nonvoluntary_ctxt_switches) - n0[$p])) -gt 500 ] || return 1
 	done
 }
-sleep 4
-wait_for "100 preemptions of each spinner" enough_inv
+wait_for "500 preemptions of each spinner" enough_inv
 freeze "$A" "$B"
 for p in "$A" "$B"; do
 	n1[$p]=$(status_sum "$p" nonvoluntary_ctxt_switches)
@@ -43,7 +42,7 @@ stop_tool
 for p in "$A" "$B"; do
 	want=$((n1[$p] - n0[$p]))
 	got=$(csv_sum "$T/inv.out" involuntary pid "$p")
-	[ "$want" -gt 100 ] || fail "pid $p: too few preemptions ($want)"
+	[ "$want" -gt 500 ] || fail "pid $p: too few preemptions ($want, waited for 500)"
 	check_within "pid $p involuntary" "$got" "$want" 2
 	vol=$(csv_sum "$T/inv.out" voluntary pid "$p")
 	[ "$got" -gt "$vol" ] || fail "pid $p: involuntary should dominate"
