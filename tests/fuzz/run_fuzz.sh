@@ -48,7 +48,7 @@ i=0
 while IFS= read -r line; do
 	printf '%s' "$line" | tr ' ' '\0' >"$OUT/corpus/seed$i"
 	i=$((i + 1))
-done <<'SEEDS'
+done <<'SEEDS'  # not a window: fuzz seeds, data
 -i 1000 -d 5
 -p 1 -L -T -n 0
 -s invol --csv

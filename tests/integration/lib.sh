@@ -516,7 +516,7 @@ cg_remove() {
 		while IFS= read -r -d '' d; do
 			for _ in 1 2 3 4 5 6 7 8 9 10; do
 				rmdir "$d" 2>/dev/null && break
-				sleep 0.1
+				sleep 0.1 # not a window: cleanup retry
 			done
 		done < <(find "$top" -depth -type d -print0 2>/dev/null)
 	done

@@ -26,7 +26,7 @@ scrape() {
 # wait_metric PORT REGEX: poll /metrics until a line matches (30 s)
 wait_metric() {
 	local i
-	for i in $(seq 1 300); do
+	for i in $(seq 1 300); do # not a window: poll for a metric; 30 s is a hang cap
 		scrape "$1" 2>/dev/null | grep -qE "$2" && return 0
 		[ -n "${TOOL_PID:-}" ] && ! kill -0 "$TOOL_PID" 2>/dev/null &&
 			fail "switchstat exited: $(cat "$T"/*.err)"

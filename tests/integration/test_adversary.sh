@@ -78,7 +78,7 @@ for p in $ALL; do
 done
 # shellcheck disable=SC2086
 thaw $ALL
-sleep 4
+sleep 4 # not a window: workload time; run_for_cpu below brings the spinner to the 0.5 s checked
 # and on until the spinner has run the 0.5 s checked below
 run_for_cpu $((500000000 - ($(schedstat_sum "$SPIN") - s0[$SPIN]))) "$SPIN"
 # shellcheck disable=SC2086

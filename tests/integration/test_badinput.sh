@@ -31,7 +31,7 @@ expect2() {
 
 # a zombie: its parent exec'd into sleep and never reaps it
 (
-	sleep 0.05 &
+	sleep 0.05 & # not a window: makes a zombie, nothing is counted
 	exec sleep 60
 ) &
 parent=$!
@@ -48,7 +48,7 @@ expect2 "-t zombie" "zombie|exited" -t "$zombie"
 # a thread id given to -p: name the process it belongs to
 bg "$WORKLOADS/spinner" 2 ssbadspin
 spin=$BG_LAST
-for i in $(seq 1 100); do
+for i in $(seq 1 100); do # not a window: poll for the threads; 5 s is a hang cap
 	[ "$(ls /proc/"$spin"/task | wc -l)" -ge 3 ] && break
 	sleep 0.05
 done
@@ -66,6 +66,7 @@ expect2 "-p gone" "no such" -p "$gone"
 expect2 "-t gone" "no such" -t "$gone"
 
 # unknown events and bad lists: clear message, exit 2, before compiling
+# not a window: bad input: exit code and message only
 expect2 "-e unknown" "bogus" -e bogus -d 1
 expect2 "-e partly unknown" "nosuchevent" -e cpu-clock,nosuchevent -d 1
 expect2 "-e empty element" "empty|,," -e cpu-clock,,page-faults -d 1
@@ -73,7 +74,7 @@ expect2 "-e empty element" "empty|,," -e cpu-clock,,page-faults -d 1
 # (-v's start-up times; about 1 s here, 10 s in a TCG guest, where the
 # rejection itself, mostly loading libbcc, took up to 3 s); a compile, not
 # the compiled-BPF cache's load
-SWITCHSTAT_BPF_CACHE=off timeout 600 "$SWITCHSTAT" -v -i 100 -d 1 >/dev/null 2>"$T/start.err" </dev/null ||
+SWITCHSTAT_BPF_CACHE=off timeout 600 "$SWITCHSTAT" -v -i 100 -d 1 >/dev/null 2>"$T/start.err" </dev/null || # not a window: 600 s is a hang cap on the start-up
 	fail "a real start failed: $(tail -3 "$T/start.err")"
 compile_ms=$(sed -nE 's/.*start-up \(ms\):.* compile ([0-9]+)\..*/\1/p' "$T/start.err")
 [ -n "$compile_ms" ] || fail "no compile time in -v: $(cat "$T/start.err")"
@@ -82,7 +83,7 @@ compile_ms=$(sed -nE 's/.*start-up \(ms\):.* compile ([0-9]+)\..*/\1/p' "$T/star
 info "-e checked in $LAST_MS ms; a real start compiles for $compile_ms ms"
 
 # a cgroup that does not exist
-expect2 "--cgroup missing" "cgroup" --cgroup /no/such/cgroup/here -d 1
+expect2 "--cgroup missing" "cgroup" --cgroup /no/such/cgroup/here -d 1 # not a window: bad input: exit code and message only
 
 # values the parser refuses (the unit test covers the whole table)
 expect2 "-i 0" "interval" -i 0
@@ -91,6 +92,7 @@ expect2 "--map-entries 10" "map" --map-entries 10
 expect2 "stray argument" "unexpected|stray" stray
 # the test seams (tests/README.md): a typo or an old variable is refused,
 # so a test cannot silently run the default path
+# not a window: bad input: exit code and message only
 SWITCHSTAT_TEST=no_rwa expect2 "unknown test seam" "unknown seam 'no_rwa'" -d 1
 SWITCHSTAT_TEST=miss_arrive=1 expect2 "seam value" "miss_arrive' takes a number 2-1000" -d 1
 SWITCHSTAT_TEST_NO_RAW=1 expect2 "old seam variable" "SWITCHSTAT_TEST_NO_RAW is not read" -d 1

@@ -58,7 +58,7 @@ for c in bpf perfmon dac_read_search; do
 	caps=+bpf,+perfmon,+dac_read_search
 	caps=${caps/+$c/-$c}
 	rc=0
-	(as "$caps" -d 1) >"$T/no.out" 2>"$T/no.err" || rc=$?
+	(as "$caps" -d 1) >"$T/no.out" 2>"$T/no.err" || rc=$? # not a window: exit code and message of a capability refusal
 	want=CAP_${c^^}
 	[ "$rc" -eq 1 ] || fail "without $want: exit $rc, want 1"
 	[ "$(wc -l <"$T/no.err")" -eq 1 ] || fail "without $want: not one line: $(cat "$T/no.err")"
@@ -68,6 +68,7 @@ done
 
 # 3. uid 0 without the capabilities
 rc=0
+# not a window: exit code and message of a capability refusal
 setpriv --inh-caps=-bpf,-perfmon,-sys_admin --bounding-set=-bpf,-perfmon,-sys_admin \
 	"$SWITCHSTAT" -d 1 >"$T/r.out" 2>"$T/r.err" || rc=$?
 [ "$rc" -eq 1 ] || fail "root without CAP_BPF/CAP_PERFMON: exit $rc, want 1"

@@ -22,7 +22,7 @@ mv_cleanup() {
 	cleanup
 	local d i
 	for d in "$P/t/x" "$P/t/y" "$P/t" "$P/a" "$P/b" "$P"; do
-		for i in $(seq 1 20); do
+		for i in $(seq 1 20); do # not a window: cleanup retry
 			[ -d "$d" ] || break
 			rmdir "$d" 2>/dev/null && break
 			sleep 0.1
@@ -96,7 +96,7 @@ start_tool th -G --csv -i 60000
 x0=$(usage "$P/t/x")
 y0=$(usage "$P/t/y")
 thaw "$S"
-sleep 2
+sleep 2 # not a window: workload time; the check compares the tool with cpu.stat of the same frozen window
 freeze "$S"
 x1=$(usage "$P/t/x")
 y1=$(usage "$P/t/y")

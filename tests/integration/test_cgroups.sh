@@ -147,7 +147,7 @@ info "--cgroup $REL: both spinners, nothing else"
 # 4. bad paths: exit 2 and one line naming the path
 for bad in "$P/nope" "$P/a/cgroup.procs" /proc; do
 	rc=0
-	"$SWITCHSTAT" --cgroup "$bad" -d 1 >"$T/bad.out" 2>"$T/bad.err" || rc=$?
+	"$SWITCHSTAT" --cgroup "$bad" -d 1 >"$T/bad.out" 2>"$T/bad.err" || rc=$? # not a window: bad input: exit code and message only
 	[ "$rc" -eq 2 ] || fail "--cgroup $bad: exit $rc, want 2"
 	grep -q -- "--cgroup $bad: " "$T/bad.err" ||
 		fail "--cgroup $bad: no message naming it: $(cat "$T/bad.err")"
@@ -166,7 +166,7 @@ kill -CONT "$SPIN_A" "$SPIN_B"
 run_for_cpu 100000000 "$SPIN_A" "$SPIN_B" # a in c
 kill -STOP "$SPIN_A" "$SPIN_B"
 into "$P/a" "$SPIN_A"
-for i in $(seq 1 50); do rmdir "$P/c" 2>/dev/null && break; sleep 0.1; done
+for i in $(seq 1 50); do rmdir "$P/c" 2>/dev/null && break; sleep 0.1; done # not a window: cleanup retry
 [ -d "$P/c" ] && fail "cannot remove $P/c"
 kill -INT "$TOOL_PID"
 wait_tool

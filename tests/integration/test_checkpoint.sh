@@ -42,7 +42,7 @@ start_tool ck --csv -n 0 -i 1000 --check --no-counters -v
 # edges come; SS_HANG_S is a hang), then half an interval more: the final
 # partial interval's 2 % is 10 ms, against samples 2 ms apart
 wait_intervals ck 4
-sleep 0.5
+sleep 0.5 # not a window: the final partial interval
 stop_tool # SIGINT: the final partial interval is printed too
 
 python3 - "$T/ck.out" "$T/samples" "$SPIN" "$T/ck.err" <<'PY' || fail "see above"

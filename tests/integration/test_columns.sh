@@ -30,8 +30,8 @@ widest() { awk '{ if (length($0) > w) w = length($0) } END { print w + 0 }' "$1"
 if has_pmu; then
 	info "this machine has a PMU: the no-PMU checks do not apply"
 else
-	# -d 1: a window for the table's shape only; any task's switch is a
-	# row (no count is judged)
+	# not a window: -d 1 is for the table's shape only; any task's switch
+	# is a row (no count is judged)
 	env -u COLUMNS "$SWITCHSTAT" -i 500 -d 1 -n 0 >"$T/na.out" 2>"$T/na.err" ||
 		{ cat "$T/na.err" >&2; fail "default run: exit $?"; }
 	[ "$(grep -vc '^$' "$T/na.err")" -eq 1 ] ||
@@ -138,13 +138,15 @@ fit_check() {
 	grep -qE '^[0-9]+ ' "$1" || fail "COLUMNS $3: no rows"
 	info "$3 columns: at most $w wide; $(sed -n 's/.*leaves out \(.*\) (a wider.*/\1/p' "$2")"
 }
-# -d 1: windows for the table's width only (rows of any task: the
-# spinners sharing CPU 0 are preempted at every tick); no count is judged
+# not a window: -d 1 is for the table's width only (rows of any task:
+# the spinners sharing CPU 0 are preempted at every tick); no count is
+# judged
 COLUMNS=80 "$SWITCHSTAT" "${EV[@]}" -d 1 >"$T/c80.out" 2>"$T/c80.err" ||
 	{ cat "$T/c80.err" >&2; fail "COLUMNS=80: exit $?"; }
 fit_check "$T/c80.out" "$T/c80.err" 80
 
 # a terminal: its own width (TIOCGWINSZ), not $COLUMNS
+# not a window: the width only, as above
 env -u COLUMNS script -qec "stty cols 70 rows 50; $SWITCHSTAT ${EV[*]} -d 1 2>$T/tty.err" \
 	/dev/null >"$T/tty.raw" </dev/null || fail "in a pty: exit $?"
 tr -d '\r' <"$T/tty.raw" >"$T/tty.out"

@@ -291,6 +291,7 @@ podman rm -f -t 0 "$NAME-wl" >/dev/null 2>&1
 
 # ------------------------------------------- 3. not in the host pid ns
 rc=0
+# not a window: exit code and message only
 "${RUN[@]}" "${DS[@]/--pid=host/--pid=private}" --name "$NAME-nopid" \
 	--network none "$IMAGE" \
 	-p 1 -d 1 >"$T/nopid.out" 2>"$T/nopid.err" || rc=$?
@@ -304,6 +305,7 @@ info "without --pid=host: exit 1, $(head -1 "$T/nopid.err")"
 # compiles and saves into the hostPath, the second loads it.
 for r in cache1 cache2; do
 	rc=0
+	# not a window: exit code and start-up lines only
 	"${RUN[@]}" "${DS[@]}" --name "$NAME-tool" --network none "$IMAGE" \
 		-v -L -d 1 -i 500 >"$T/$r.out" 2>"$T/$r.err" || rc=$?
 	[ "$rc" -eq 0 ] || { cat "$T/$r.err" >&2; fail "$r: exit $rc"; }

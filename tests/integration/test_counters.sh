@@ -31,6 +31,7 @@ has_pmu() {
 }
 
 # ---- bad input: exit 2, before anything is compiled ---------------------
+# not a window: bad input: exit code and message only
 expect_exit 2 'unknown event "bogus"' -e bogus -d 1
 expect_exit 2 'unknown event "r12zz"' -e cpu-clock,r12zz -d 1
 expect_exit 2 'at most 8' -d 1 -e \
@@ -43,8 +44,10 @@ csv_rows() { grep -q '^[0-9]' "$1" 2>/dev/null; }
 if has_pmu; then
 	info "this machine has a PMU: the no-PMU checks do not apply"
 else
+	# not a window: exit code and message only
 	expect_exit 1 'cannot count "cycles": hardware counters unavailable' \
 		-e cycles -d 1
+	# not a window: exit code and message only
 	expect_exit 1 'cannot count "r003c": hardware counters unavailable' \
 		-e cpu-clock,r003c -d 1
 	# one interval's table (printed when it ends), then Ctrl-C

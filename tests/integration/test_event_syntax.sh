@@ -25,6 +25,7 @@ need_root
 [ -r /sys/bus/event_source/devices/software/type ] ||
 	skip "no software PMU in sysfs"
 
+# not a window: bad input: exit code and message only
 expect_exit 2 'no PMU named "nosuchpmu"' -e nosuchpmu/cycles/ -d 1
 expect_exit 2 'PMU software has no event "bogus"' -e software/bogus/ -d 1
 expect_exit 2 'has no term .bogus.' -e software/bogus=1/ -d 1
@@ -53,11 +54,13 @@ pfm_needy_name=$(awk '/^libpfm4/ { on = 1; next }
 	on && /^    / && $1 !~ /^perf/ && /needs a unit mask: :/ { print $1; exit }' "$T/list.out")
 if ! ls /sys/bus/event_source/devices/ |
 	grep -qE '^(cpu|cpu_core|cpu_atom|armv.*)$'; then
+	# not a window: exit code and message only
 	[ -z "$pfm_event" ] ||
 		expect_exit 1 "cannot count \"$pfm_event\": hardware counters unavailable" \
 			-e "$pfm_event" -d 1
 	if [ -n "$pfm_needy_name" ]; then
-		expect_exit 2 "missing unit mask" -e "$pfm_needy_name" -d 1
+		expect_exit 2 "missing unit mask" -e "$pfm_needy_name" -d 1 # not a window: bad input: exit code and message only
+		# not a window: exit code and message only
 		expect_exit 1 "hardware counters unavailable" \
 			-e "$pfm_needy_name$pfm_needy" -d 1
 	fi

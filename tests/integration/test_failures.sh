@@ -13,7 +13,7 @@ before=$(progs)
 
 # no kernel headers -> exit 1, says what to install
 rc=0
-BCC_KERNEL_SOURCE=/nonexistent "$SWITCHSTAT" -d 1 >"$T/h.out" 2>"$T/h.err" || rc=$?
+BCC_KERNEL_SOURCE=/nonexistent "$SWITCHSTAT" -d 1 >"$T/h.out" 2>"$T/h.err" || rc=$? # not a window: a failure's exit code and message only
 [ "$rc" -eq 1 ] || fail "missing headers: exit $rc, want 1"
 grep -q "kernel headers not found" "$T/h.err" || fail "missing headers: no clear message: $(cat "$T/h.err")"
 [ "$(grep -c . "$T/h.err")" -le 2 ] || fail "missing headers: more than one message line"
@@ -22,7 +22,7 @@ info "no headers: $(tail -1 "$T/h.err")"
 # a headers directory that is there but empty -> the same kind of message
 mkdir -p "$T/emptyhdr"
 rc=0
-BCC_KERNEL_SOURCE="$T/emptyhdr" "$SWITCHSTAT" -d 1 >/dev/null 2>"$T/e.err" || rc=$?
+BCC_KERNEL_SOURCE="$T/emptyhdr" "$SWITCHSTAT" -d 1 >/dev/null 2>"$T/e.err" || rc=$? # not a window: a failure's exit code and message only
 [ "$rc" -eq 1 ] || fail "empty headers: exit $rc, want 1"
 grep -q "kernel headers at .* are incomplete" "$T/e.err" || fail "empty headers: $(cat "$T/e.err")"
 [ "$(grep -c . "$T/e.err")" -le 2 ] || fail "empty headers: more than one message line: $(cat "$T/e.err")"
@@ -37,9 +37,9 @@ touch "$T/halfhdr/Makefile"
 for cache in off on; do
 	rc=0
 	if [ "$cache" = off ]; then
-		SWITCHSTAT_BPF_CACHE=off BCC_KERNEL_SOURCE="$T/halfhdr" "$SWITCHSTAT" -d 1 >/dev/null 2>"$T/k.err" || rc=$?
+		SWITCHSTAT_BPF_CACHE=off BCC_KERNEL_SOURCE="$T/halfhdr" "$SWITCHSTAT" -d 1 >/dev/null 2>"$T/k.err" || rc=$? # not a window: a failure's exit code and message only
 	else
-		BCC_KERNEL_SOURCE="$T/halfhdr" "$SWITCHSTAT" -d 1 >/dev/null 2>"$T/k.err" || rc=$?
+		BCC_KERNEL_SOURCE="$T/halfhdr" "$SWITCHSTAT" -d 1 >/dev/null 2>"$T/k.err" || rc=$? # not a window: a failure's exit code and message only
 	fi
 	[ "$rc" -eq 1 ] || fail "split headers (cache $cache): exit $rc, want 1: $(cat "$T/k.err")"
 	grep -q "have no include/linux/kconfig.h" "$T/k.err" || fail "split headers: $(cat "$T/k.err")"
@@ -48,7 +48,7 @@ done
 info "half a split headers package: $(tail -1 "$T/k.err" | cut -c1-100)..."
 
 # -v says which headers were used
-"$SWITCHSTAT" -v -d 1 -i 500 >/dev/null 2>"$T/v.err" || fail "-v run failed"
+"$SWITCHSTAT" -v -d 1 -i 500 >/dev/null 2>"$T/v.err" || fail "-v run failed" # not a window: the -v start-up lines only
 grep -q "kernel headers for compiling: /" "$T/v.err" || fail "-v does not name the headers"
 
 # kernel structs are read only at offsets from the running kernel's BTF,
@@ -80,7 +80,7 @@ fi
 # a rejected program ends the run with exit 1 and one line saying what to
 # do, naming the file that holds the verifier's log; -v prints the log
 rc=0
-SWITCHSTAT_TEST=verifier_fail "$SWITCHSTAT" -d 1 >"$T/vf.out" 2>"$T/vf.err" || rc=$?
+SWITCHSTAT_TEST=verifier_fail "$SWITCHSTAT" -d 1 >"$T/vf.out" 2>"$T/vf.err" || rc=$? # not a window: a failure's exit code and message only
 [ "$rc" -eq 1 ] || fail "verifier rejection: exit $rc, want 1"
 grep -q "PID" "$T/vf.out" && fail "verifier rejection: printed a table anyway"
 grep -q "processed .* insns" "$T/vf.err" && fail "verifier rejection: its log on stderr without -v"
@@ -90,7 +90,7 @@ vlog=$(sed -n 's/.*(verifier log: \([^)]*\)).*/\1/p' "$T/vf.err")
 grep -q "processed .* insns" "$vlog" || fail "verifier rejection: $vlog holds no verifier log"
 rm -f "$vlog"
 rc=0
-SWITCHSTAT_TEST=verifier_fail "$SWITCHSTAT" -v -d 1 >/dev/null 2>"$T/vfv.err" || rc=$?
+SWITCHSTAT_TEST=verifier_fail "$SWITCHSTAT" -v -d 1 >/dev/null 2>"$T/vfv.err" || rc=$? # not a window: a failure's exit code and message only
 [ "$rc" -eq 1 ] || fail "verifier rejection -v: exit $rc, want 1"
 grep -q "processed .* insns" "$T/vfv.err" || fail "verifier rejection -v: no verifier log on stderr"
 grep -q "rejected by the kernel: .*(verifier log above)" "$T/vfv.err" ||
@@ -100,12 +100,14 @@ info "rejected: $(cat "$T/vf.err")"
 # not root -> exit 1
 if command -v setpriv >/dev/null; then
 	rc=0
+	# not a window: a failure's exit code and message only
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$SWITCHSTAT" -d 1 \
 		>/dev/null 2>"$T/nr.err" || rc=$?
 	[ "$rc" -eq 1 ] || fail "non-root: exit $rc, want 1"
 	grep -q "must run as root" "$T/nr.err" || fail "non-root: no clear message"
 	# the environment is checked before what features look for in it
 	rc=0
+	# not a window: a failure's exit code and message only
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$SWITCHSTAT" \
 		--hist runq -d 1 >/dev/null 2>"$T/nrh.err" || rc=$?
 	[ "$rc" -eq 1 ] || fail "non-root --hist runq: exit $rc, want 1"
@@ -115,6 +117,7 @@ if command -v setpriv >/dev/null; then
 		fail "non-root --hist runq: more than one line: $(cat "$T/nrh.err")"
 	# bad input still comes first: exit 2 even without root
 	rc=0
+	# not a window: a failure's exit code and message only
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$SWITCHSTAT" \
 		-e nope -d 1 >/dev/null 2>"$T/nre.err" || rc=$?
 	[ "$rc" -eq 2 ] || fail "non-root -e nope: exit $rc, want 2"
@@ -135,13 +138,13 @@ done
 # -p of a process that does not exist, and of a thread id
 pid_max=$(cat /proc/sys/kernel/pid_max)
 rc=0
-"$SWITCHSTAT" -p $((pid_max - 1)) -d 1 >/dev/null 2>"$T/p.err" || rc=$?
+"$SWITCHSTAT" -p $((pid_max - 1)) -d 1 >/dev/null 2>"$T/p.err" || rc=$? # not a window: a failure's exit code and message only
 [ "$rc" -eq 2 ] && grep -q "no such process" "$T/p.err" || fail "-p nonexistent: exit $rc: $(cat "$T/p.err")"
 bg "$WORKLOADS/spinner" 1 failspin
 wait_threads "$BG_LAST" 2
 tid=$(ls /proc/"$BG_LAST"/task | grep -v "^$BG_LAST\$" | head -1)
 rc=0
-"$SWITCHSTAT" -p "$tid" -d 1 >/dev/null 2>"$T/t.err" || rc=$?
+"$SWITCHSTAT" -p "$tid" -d 1 >/dev/null 2>"$T/t.err" || rc=$? # not a window: a failure's exit code and message only
 [ "$rc" -eq 2 ] && grep -q "is a thread of process $BG_LAST" "$T/t.err" ||
 	fail "-p TID: exit $rc: $(cat "$T/t.err")"
 

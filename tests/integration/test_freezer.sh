@@ -57,7 +57,7 @@ echo "$SPIN" >"$GRP/cgroup.procs" || fail "cannot move the spinner to $GRP"
 # spinner to enter the refrigerator)
 set_state() {
 	echo "$1" >"$GRP/freezer.state"
-	for _ in $(seq 1 400); do
+	for _ in $(seq 1 400); do # not a window: poll for the freezer state; 2 s is a hang cap
 		[ "$(cat "$GRP/freezer.state")" = "$1" ] && return 0
 		sleep 0.005
 	done
@@ -74,12 +74,12 @@ round() {
 	echo "prev_pid == $SPIN" >"$INST/events/sched/sched_switch/filter"
 	echo 1 >"$INST/events/sched/sched_switch/enable"
 	start_tool "$name" --trace -p "$SPIN" --csv --no-counters
-	for _ in $(seq 1 $N); do
+	for _ in $(seq 1 $N); do # not a window: the freeze cycles; the tool's states are compared with tracefs's for the same switches
 		set_state THAWED
 		sleep 0.02
 		set_state FROZEN
 	done
-	sleep 0.1
+	sleep 0.1 # not a window: the last freeze reaches the tool; the states are compared one by one, not counted in a time
 	stop_tool
 	echo 0 >"$INST/events/sched/sched_switch/enable"
 	cat "$INST/trace" >"$T/$name.kernel"

@@ -65,7 +65,7 @@ cpu1_offline_for 3 # the offline time being tested
 steal_begin 1 # the spinner's CPU
 bg taskset -c 1 "$WORKLOADS/spinner" 0
 SP=$BG_LAST
-sleep 4 # the spinner's run
+sleep 4 # not a window: workload time; the spinner is frozen before its oracle is read
 freeze "$SP"
 steal_end "the spinner's run"
 sched=$(schedstat_sum "$SP")
@@ -278,7 +278,7 @@ PY
 grep -q "CPU 1 came back online" "$T/s.err" || fail "startup case: -v did not report CPU 1 coming back"
 
 # --trace: CPU 1's perf buffer is reopened
-start_tool t --trace --csv -v -d 60
+start_tool t --trace --csv -v -d 60 # not a window: 60 s is a hang cap; stop_tool ends the run
 cpu1_offline_for 0.5 # offline for a moment
 bg taskset -c 1 "$WORKLOADS/sleeper" 1000
 SL=$BG_LAST

@@ -42,7 +42,7 @@ trap 'echo 1 >"$ONLINE" 2>/dev/null; [ -n "${UP_STATE:-}" ] && echo "$UP_STATE" 
 run() {
 	local way=$1 sp sched tp flt
 	start_tool "$way" -L -e cpu-clock -M --idle --csv -v -i 500
-	sleep 0.6 # an interval before
+	sleep 0.6 # not a window: an interval before the hotplug (no count is judged on it)
 	case "$way" in
 	online)
 		cpu1_offline_for 1
@@ -56,7 +56,7 @@ run() {
 	steal_begin 1 # the spinner's CPU
 	bg taskset -c 1 "$WORKLOADS/spinner" 0
 	sp=$BG_LAST
-	sleep 2 # the spinner's run
+	sleep 2 # not a window: workload time; the spinner is frozen before its oracle is read
 	freeze "$sp"
 	steal_end "$way: the spinner's run"
 	sched=$(schedstat_sum "$sp")

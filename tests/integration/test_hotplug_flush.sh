@@ -22,13 +22,13 @@ hotplug_setup
 bg taskset -c 1 "$WORKLOADS/spinner" 0 ss_hpflush
 SP=$BG_LAST
 kill -STOP "$SP"
-sleep 0.1
+sleep 0.1 # not a window: lets the SIGSTOP land before the oracle is read
 before=$(schedstat_sum "$SP")
 
 start_tool f -L --csv --no-counters -n 0 -i 60000 -v
 # until it has run 0.3 s of CPU (schedstat; longer when CPU 1 is busy)
 thaw_for_cpu "$SP" "$before" 300000000 "the spinner on CPU 1"
-sleep 0.05
+sleep 0.05 # not a window: lets the spinner's last switch land; thaw_for_cpu above waited for its CPU
 after=$(schedstat_sum "$SP")
 echo 0 >"$ONLINE" || skip "cannot take CPU 1 offline"
 wait_for "CPU 1 offline" grep -qx 0 "$ONLINE"

@@ -23,7 +23,7 @@ I0=$(idle_ticks)
 # failed there)
 csv_ivs_ge() { [ "$(awk -F, 'NR > 1 { print $1 }' "$T/idle.out" | sort -u | wc -l)" -ge "$1" ]; }
 wait_for "4 intervals in the CSV" csv_ivs_ge 4
-sleep 0.25
+sleep 0.25 # not a window: the final partial interval
 I1=$(idle_ticks)
 stop_tool
 start_tool noidle --csv -n 0 -i 500

@@ -54,7 +54,7 @@ wait_intervals e $(($(intervals e) + 4)) # CPU 1 idle, unless others run there
 # and most of an interval more: the final partial interval is 450 ms, so
 # a tick of the kernel's clock stays inside its 101 % of one CPU per row
 # (as in a full one), however late the edges came
-sleep 0.45
+sleep 0.45 # not a window: the final partial interval
 F1=$(date +%s.%N)
 stop_tool
 

@@ -13,7 +13,7 @@ bg taskset -c 1 "$WORKLOADS/spinner" 0 hogA
 A=$BG_LAST
 bg taskset -c 1 "$WORKLOADS/spinner" 0 hogB
 B=$BG_LAST
-sleep 0.2
+sleep 0.2 # not a window: workload time; the test waits for the preemptions it checks
 freeze "$A" "$B"
 
 start_tool inv --csv -n 0 -i 1000

@@ -35,13 +35,13 @@ PY
 }
 
 # 1. process rows: the process's own name in every interval
-launch proc --csv -i 300 -d 3 -p "$P"
+launch proc --csv -i 300 -d 3 -p "$P" # not a window: names in the rows, no count; each run is awaited
 PROC=$LAUNCHED
-launch thr --csv -i 300 -d 3 -p "$P" -L
+launch thr --csv -i 300 -d 3 -p "$P" -L # not a window: names in the rows, no count; each run is awaited
 THR=$LAUNCHED
-launch tr --trace --csv -d 2 -p "$P"
+launch tr --trace --csv -d 2 -p "$P" # not a window: names in the rows, no count; each run is awaited
 TR=$LAUNCHED
-launch hist --hist offcpu -P -H --csv -i 300 -d 3 -p "$P"
+launch hist --hist offcpu -P -H --csv -i 300 -d 3 -p "$P" # not a window: names in the rows, no count; each run is awaited
 HI=$LAUNCHED
 await proc "$PROC"
 await thr "$THR"
@@ -105,7 +105,7 @@ got=$(names "$T/ren.out" pid "$P")
 info "renamed in the interval: row named renamed"
 # 6. the no-BTF fallback
 rc=0
-SWITCHSTAT_TEST=no_btf "$SWITCHSTAT" -v --csv -i 500 -d 1 -p "$P" >"$T/nb.out" 2>"$T/nb.err" || rc=$?
+SWITCHSTAT_TEST=no_btf "$SWITCHSTAT" -v --csv -i 500 -d 1 -p "$P" >"$T/nb.out" 2>"$T/nb.err" || rc=$? # not a window: the -v start-up lines and names only
 [ "$rc" -eq 0 ] || fail "no BTF: exit $rc: $(cat "$T/nb.err")"
 [ "$(names "$T/nb.out" pid "$P" | wc -l)" -ge 1 ] || fail "no BTF: no rows: $(cat "$T/nb.out")"
 grep -q "a reused pid shares its row" "$T/nb.err" || fail "no BTF: -v does not say so: $(cat "$T/nb.err")"

@@ -24,6 +24,7 @@ S=$BG_LAST
 unshare --time --monotonic 100000 true 2>/dev/null || skip "no time namespaces"
 cat >"$T/timens.sh" <<EOS
 python3 -c 'import time; print(time.clock_gettime_ns(time.CLOCK_MONOTONIC), time.time_ns())' >"$T/before"
+# not a window: timestamps against the clocks read around it, no count
 "$SWITCHSTAT" --trace --csv -d 1 -p $S >"$T/tr.csv" 2>"$T/tr.err" || exit 1
 "$SWITCHSTAT" --trace -d 1 -p $S >"$T/tr.txt" 2>>"$T/tr.err" || exit 1
 python3 -c 'import time; print(time.clock_gettime_ns(time.CLOCK_MONOTONIC), time.time_ns())' >"$T/after"
@@ -56,7 +57,7 @@ print("  time ns: %d lines; ts_ns within the namespace's CLOCK_MONOTONIC, "
 PY
 
 # 2. pid namespace
-for args in "-d 1" "-p 1 -d 1" "--trace -d 1" "-G -t 1 -d 1"; do
+for args in "-d 1" "-p 1 -d 1" "--trace -d 1" "-G -t 1 -d 1"; do # not a window: rows and exit code in a pid namespace, no count
 	rc=0
 	# shellcheck disable=SC2086
 	unshare --pid --fork --mount-proc "$SWITCHSTAT" $args >"$T/pid.out" 2>"$T/pid.err" || rc=$?
@@ -66,7 +67,7 @@ for args in "-d 1" "-p 1 -d 1" "--trace -d 1" "-G -t 1 -d 1"; do
 done
 info "pid ns: refused: $(cat "$T/pid.err")"
 rc=0
-unshare --pid --fork --mount-proc "$SWITCHSTAT" -G --csv -d 1 >"$T/pg.out" 2>"$T/pg.err" || rc=$?
+unshare --pid --fork --mount-proc "$SWITCHSTAT" -G --csv -d 1 >"$T/pg.out" 2>"$T/pg.err" || rc=$? # not a window: exit code and rows only
 [ "$rc" -eq 0 ] && [ "$(wc -l <"$T/pg.out")" -ge 2 ] ||
 	fail "pid ns, -G: exit $rc: $(cat "$T/pg.err")"
 info "pid ns: -G works ($(($(wc -l <"$T/pg.out") - 1)) cgroup rows)"
@@ -75,14 +76,14 @@ info "pid ns: -G works ($(($(wc -l <"$T/pg.out") - 1)) cgroup rows)"
 if [ -d /sys/kernel/tracing/events/sched ]; then
 	rc=0
 	unshare --mount sh -c "umount -l /sys/kernel/debug 2>/dev/null
-		exec '$SWITCHSTAT' --csv -d 1 -p $S" >"$T/mnt.out" 2>"$T/mnt.err" || rc=$?
+		exec '$SWITCHSTAT' --csv -d 1 -p $S" >"$T/mnt.out" 2>"$T/mnt.err" || rc=$? # not a window: exit code and message only
 	[ "$rc" -eq 0 ] && grep -q "^[0-9.]*,$S," "$T/mnt.out" ||
 		fail "tracefs only at /sys/kernel/tracing: exit $rc: $(cat "$T/mnt.err")"
 	info "mount ns: tracefs only at /sys/kernel/tracing: traced"
 	rc=0
 	unshare --mount sh -c "umount -l /sys/kernel/debug 2>/dev/null
 		umount -l /sys/kernel/tracing 2>/dev/null
-		exec '$SWITCHSTAT' -d 1" >"$T/mnt.out" 2>"$T/mnt.err" || rc=$?
+		exec '$SWITCHSTAT' -d 1" >"$T/mnt.out" 2>"$T/mnt.err" || rc=$? # not a window: exit code and message only
 	[ "$rc" -eq 1 ] && [ "$(wc -l <"$T/mnt.err")" -eq 1 ] &&
 		grep -q "tracefs not found" "$T/mnt.err" ||
 		fail "no tracefs: exit $rc: $(cat "$T/mnt.err")"
@@ -97,7 +98,7 @@ P=$V2/switchstat-ns-$$
 ns_cleanup() {
 	cleanup
 	for d in "$P/a" "$P"; do
-		for _ in $(seq 1 20); do
+		for _ in $(seq 1 20); do # not a window: cleanup retry
 			[ -d "$d" ] || break
 			rmdir "$d" 2>/dev/null && break
 			sleep 0.1
@@ -109,6 +110,7 @@ mkdir -p "$P/a" || fail "mkdir $P/a"
 echo "$S" >"$P/a/cgroup.procs" || fail "move the sleeper"
 cat >"$T/cgns.sh" <<EOS
 echo \$\$ >"$P/cgroup.procs" || exit 1
+# not a window: cgroup names in the rows, no count
 exec unshare --cgroup --mount sh -c 'umount -l "$V2" && mount -t cgroup2 none "$V2" &&
 	grep "^0::" /proc/$S/cgroup >"$T/inside" &&
 	"$SWITCHSTAT" -G --csv -d 1 >"$T/cg.csv" 2>"$T/cg.err"'

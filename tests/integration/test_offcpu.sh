@@ -185,7 +185,7 @@ PY
 }
 
 raw_path() {
-	[ -n "${RAWP:-}" ] || RAWP=$("$SWITCHSTAT" -v -d 1 --no-counters -n 1 2>&1 |
+	[ -n "${RAWP:-}" ] || RAWP=$("$SWITCHSTAT" -v -d 1 --no-counters -n 1 2>&1 | # not a window: the -v start-up lines only
 		grep -q 'sched tracepoints: raw' && echo 1 || echo 0)
 	echo "$RAWP"
 }

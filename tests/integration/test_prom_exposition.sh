@@ -175,9 +175,9 @@ s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen()
 time.sleep(60)' "$P" &
 HOLD=$!
 BG_PIDS+=("$HOLD")
-for i in $(seq 1 100); do ss -Hltn "sport = :$P" | grep -q . && break; sleep 0.05; done
+for i in $(seq 1 100); do ss -Hltn "sport = :$P" | grep -q . && break; sleep 0.05; done # not a window: poll for the holder's port; 5 s is a hang cap
 rc=0
-"$SWITCHSTAT" --listen "$P" -q -d 2 >"$T/u.out" 2>"$T/u.err" || rc=$?
+"$SWITCHSTAT" --listen "$P" -q -d 2 >"$T/u.out" 2>"$T/u.err" || rc=$? # not a window: port in use: exit code and message only
 [ "$rc" -eq 1 ] || fail "port in use: exit $rc, want 1"
 grep -q "cannot serve HTTP on 127.0.0.1 port $P" "$T/u.err" || fail "port in use: $(cat "$T/u.err")"
 kill "$HOLD"
@@ -187,7 +187,7 @@ info "bad address exit 2, port in use exit 1: $(cat "$T/u.err")"
 if python3 -c 'import socket; socket.socket(socket.AF_INET6).bind(("::1", 0))' 2>/dev/null; then
 	P6=$(free_port)
 	start_tool v6 --listen "[::1]:$P6" -i 300
-	for i in $(seq 1 100); do
+	for i in $(seq 1 100); do # not a window: poll for the first scrape; 10 s is a hang cap
 		curl -sf -g -m 2 "http://[::1]:$P6/metrics" -o "$T/v6.txt" && break
 		sleep 0.1
 	done

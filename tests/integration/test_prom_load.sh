@@ -63,7 +63,7 @@ info "$SCRAPERS scrapers for ${LOAD_S} s: $(cat "$T/load.txt")"
 kill -0 "$TOOL_PID" || fail "switchstat died under load"
 
 # wait for an exposition read from the kernel after the freeze
-for i in $(seq 1 100); do
+for i in $(seq 1 100); do # not a window: poll for a fresh exposition; 100 tries is a hang cap
 	scrape "$P" >"$T/final.txt" || fail "scrape after load"
 	ts=$(metric_value "$T/final.txt" switchstat_last_collect_timestamp_seconds)
 	python3 -c "import sys; sys.exit(0 if $ts > $t1 else 1)" && break

@@ -68,7 +68,7 @@ window() {
 			fail "lazy: the start-up line does not say sched_exit_tp waits for a hidden switch: $(grep 'unreported switches:' "$T/$name.err")"
 		# the workload runs while the tool waits for a hidden switch
 		thaw "$VICTIM" "${HOGS[@]}"
-		for i in $(seq 1 300); do
+		for i in $(seq 1 300); do # not a window: poll for the attach line; 30 s is a hang cap
 			grep -q "sched_exit_tp attached" "$T/$name.err" && break
 			sleep 0.1
 		done

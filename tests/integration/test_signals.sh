@@ -48,9 +48,9 @@ persistent_orphans() {
 	local a b c
 	a=$(orphans)
 	[ -z "$a" ] && return
-	sleep 0.3
+	sleep 0.3 # not a window: looks 0.3 s apart at orphans, no count
 	b=$(orphans)
-	sleep 0.3
+	sleep 0.3 # not a window: looks 0.3 s apart at orphans, no count
 	c=$(orphans)
 	comm -12 <(echo "$a") <(echo "$b") | comm -12 - <(echo "$c")
 }
@@ -61,7 +61,7 @@ persistent_orphans() {
 # once its link is closed, so it may show for a moment after the exit.
 lingers() {
 	local n
-	for n in $(seq 1 50); do
+	for n in $(seq 1 50); do # not a window: poll for the program's release; 5 s is a hang cap
 		bpftool prog show id "$1" >/dev/null 2>&1 || return 1
 		progs_held | grep -qx "$1" && return 1
 		sleep 0.1
@@ -92,7 +92,7 @@ one() {
 	local watcher=$!
 	if [ "${delay#+}" != "$delay" ]; then
 		# "+X": X seconds after it started tracing
-		for i in $(seq 1 3000); do
+		for i in $(seq 1 3000); do # not a window: poll for the Tracing line; 300 s is a hang cap
 			grep -q Tracing "$T/$name.out" "$T/$name.err" && break
 			kill -0 "$pid" 2>/dev/null || break
 			sleep 0.1

@@ -26,7 +26,7 @@ need_root
 [ -x "$WORKLOADS/sigstorm" ] || fail "workload sigstorm not built in $WORKLOADS"
 two_cpus
 
-"$SWITCHSTAT" -v -d 1 -i 500 >/dev/null 2>"$T/path.err" || fail "-v run failed: $(cat "$T/path.err")"
+"$SWITCHSTAT" -v -d 1 -i 500 >/dev/null 2>"$T/path.err" || fail "-v run failed: $(cat "$T/path.err")" # not a window: the -v start-up lines only
 grep -q "sched tracepoints: raw" "$T/path.err" ||
 	skip "no raw tracepoint path here: $(grep 'sched tracepoints' "$T/path.err")"
 

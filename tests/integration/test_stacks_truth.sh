@@ -76,6 +76,7 @@ blocked_again() {
 # chain the source makes for MODE; then PID killed
 bt() {
 	if [ -n "$GDB" ]; then
+		# not a window: 60 s is a hang cap on gdb
 		timeout 60 "$GDB" -p "$2" -batch -ex "set backtrace limit 1000" \
 			-ex "set backtrace past-main on" -ex "set backtrace past-entry on" \
 			-ex bt 2>/dev/null |
@@ -99,7 +100,7 @@ run_one() {
 	shift 3
 	start_wl "$name" "$wl" "$mode" "$MS_LIVE"
 	local p=$WLP
-	start_tool "$name" --stacks -p "$p" -d 600 --no-counters "$@"
+	start_tool "$name" --stacks -p "$p" -d 600 --no-counters "$@" # not a window: 600 s is a hang cap; the test ends the run
 	go "$name"
 	wait_for "$name: the workload blocked again" blocked_again "$p"
 	stop_tool
@@ -118,7 +119,7 @@ run_shared() {
 	for spec in "$@"; do
 		read -r name args <<<"$spec"
 		# shellcheck disable=SC2086 # the run's options, split
-		launch "$name" --stacks -p "$p" -d 600 --no-counters $args
+		launch "$name" --stacks -p "$p" -d 600 --no-counters $args # not a window: 600 s is a hang cap; the test ends the run
 		pids+=("$LAUNCHED")
 		names+=("$name")
 	done
@@ -233,7 +234,7 @@ for fmt in folded json; do
 	X=$WLP
 	a=(-f)
 	[ $fmt = json ] && a=(--json)
-	start_tool "x$fmt" --stacks -p "$X,$LIVE" -d 600 --no-counters "${a[@]}"
+	start_tool "x$fmt" --stacks -p "$X,$LIVE" -d 600 --no-counters "${a[@]}" # not a window: 600 s is a hang cap; the test ends the run
 	echo g >"$T/live.fifo"
 	echo g >"$T/x.fifo"
 	wait "$X" || fail "the exiting workload failed"
@@ -254,11 +255,11 @@ done
 info "1b. a process that execs, then exits before the print: each stack from its image"
 start_wl e stacktruth exec
 E=$WLP
-start_tool e --stacks -p "$E" -d 600 --no-counters -f
+start_tool e --stacks -p "$E" -d 600 --no-counters -f # not a window: 600 s is a hang cap; the test ends the run
 echo g >"$T/e.fifo"
 wait "$E" || fail "the exec'ing workload failed"
 # -p's only process exited: switchstat prints and ends by itself
-for _ in $(seq 1 100); do
+for _ in $(seq 1 100); do # not a window: poll for the tool's own exit; 5 s, then it is stopped
 	kill -0 "$TOOL_PID" 2>/dev/null || break
 	sleep 0.05
 done

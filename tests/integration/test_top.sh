@@ -317,7 +317,7 @@ t = [float(r["time"]) for r in csv.DictReader(open(f, encoding="latin-1"))
 sys.exit(0 if len(t) == 1 and t[0] > tb else 1)
 PY
 }
-for try in $(seq 1 20); do
+for try in $(seq 1 20); do # not a window: retries of a window measured by schedstat; 20 tries is a hang cap
 	next_interval A
 	ta=$(date +%s.%N)
 	s0=$(schedstat_sum "$SPIN")
@@ -335,7 +335,7 @@ for try in $(seq 1 20); do
 	info "window $try: not inside the one interval paused on (a slow draw): again"
 	[ "$try" -lt 20 ] || fail "hang: no window of 100 ms of topspin's CPU inside one 1.5 s interval in 20 tries"
 	keys A Space # resume
-	for i in $(seq 1 100); do
+	for i in $(seq 1 100); do # not a window: poll for the screen to change; 5 s is a hang cap
 		cap A a1.txt
 		grep -q PAUSED "$T/a1.txt" || break
 		sleep 0.05
@@ -404,7 +404,7 @@ wait_screen A a7.txt "filter $SPIN"
 out=$(scr only "$T/a7.txt" "$SPIN" 2>&1) || fail "$out"
 info "$out"
 keys A / BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace Enter
-for i in $(seq 1 100); do
+for i in $(seq 1 100); do # not a window: poll for the screen to change; 5 s is a hang cap
 	cap A a8.txt
 	grep -q "filter " "$T/a8.txt" || break
 	sleep 0.05
@@ -416,7 +416,7 @@ done
 keys A h
 wait_screen A a9.txt "threads on/off"
 keys A x
-for i in $(seq 1 100); do
+for i in $(seq 1 100); do # not a window: poll for the screen to change; 5 s is a hang cap
 	cap A a9.txt
 	grep -q "threads on/off" "$T/a9.txt" || break
 	sleep 0.05
@@ -431,7 +431,7 @@ keys A c
 wait_screen A a9d.txt "counters off"
 grep -q "^PID .* %CPU *$" "$T/a9d.txt" || fail "c: counter columns still shown: $(grep "^PID" "$T/a9d.txt")"
 keys A c
-for i in $(seq 1 100); do
+for i in $(seq 1 100); do # not a window: poll for the screen to change; 5 s is a hang cap
 	cap A a9e.txt
 	grep -q "counters off" "$T/a9e.txt" || break
 	sleep 0.05
@@ -453,7 +453,7 @@ info "+ and -: 3000 ms, back to 1500 ms (not below -i)"
 "${TM[@]}" split-window -d -v -t A:0.0 -l 10 "sleep 600"
 "${TM[@]}" resize-pane -t A:0.0 -y 20
 "${TM[@]}" resize-window -t A -x 80
-for i in $(seq 1 100); do
+for i in $(seq 1 100); do # not a window: poll for the screen to change; 5 s is a hang cap
 	cap A a10.txt
 	scr fits "$T/a10.txt" 80 20 >/dev/null 2>&1 && break
 	sleep 0.05

@@ -21,7 +21,7 @@ command -v python3 >/dev/null || skip "needs python3"
 for opt in "--hist oncpu" "-G" "-M" "--idle" "--check"; do
 	rc=0
 	# shellcheck disable=SC2086
-	"$SWITCHSTAT" --trace $opt -d 1 >"$T/bad.out" 2>"$T/bad.err" || rc=$?
+	"$SWITCHSTAT" --trace $opt -d 1 >"$T/bad.out" 2>"$T/bad.err" || rc=$? # not a window: bad input: exit code and message only
 	[ "$rc" -eq 2 ] || fail "--trace $opt: exit $rc, want 2"
 	grep -q "does not apply" "$T/bad.err" || fail "--trace $opt: message: $(cat "$T/bad.err")"
 done
@@ -70,7 +70,7 @@ i0_PONG=$(field "$PONG" nonvoluntary_ctxt_switches)
 c0_PONG=$(oncpu "$PONG")
 C1=$(ctxt)
 kill -CONT "$PING" "$PONG"
-sleep 1 # workload time (no bound depends on how much ran); SIGSTOP freezes the kernel's counts below
+sleep 1 # not a window: workload time (no bound depends on how much ran); SIGSTOP freezes the kernel's counts below
 # stop the stall reader until its buffers must have overflowed: with
 # 2 x 45000 x CPUs switches, one CPU had 90000 > its ~40000 records
 # (waited for, however slowly this host switches)
@@ -79,7 +79,7 @@ s0=$(ctxt) need=$((2 * 45000 * $(nproc)))
 ctxt_past() { [ $(($(ctxt) - s0)) -ge "$need" ]; }
 wait_for "$need context switches with the stall reader stopped" ctxt_past
 kill -CONT "$STALL"
-sleep 1 # workload time with the stall reader back; no bound depends on it
+sleep 1 # not a window: workload time with the stall reader back; no bound depends on it
 stop_wait "$PING" "$PONG"
 v1_PING=$(field "$PING" voluntary_ctxt_switches)
 i1_PING=$(field "$PING" nonvoluntary_ctxt_switches)

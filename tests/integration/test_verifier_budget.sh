@@ -28,8 +28,9 @@ load() {
 	local o=$BIG rc=0
 	# --wakers needs the raw tracepoints
 	[[ "$2" != *no_raw* ]] || o=${BIG/ --wakers/}
-	echo "${2:-default path}: switchstat -v -d 1 $o" >"$T/$1.what"
+	echo "${2:-default path}: switchstat -v -d 1 $o" >"$T/$1.what" # not a window: the run's description
 	# shellcheck disable=SC2086 # the options are words
+	# not a window: the verifier's verdict on the load only
 	env $2 "$SWITCHSTAT" -v -d 1 $o \
 		>"$T/$1.out" 2>"$T/$1.err" </dev/null || rc=$?
 	echo "$rc" >"$T/$1.rc"

@@ -76,6 +76,6 @@ run_case t -t TID -L
 run_case tr --trace -p PID
 
 rc=0
-"$SWITCHSTAT" -p 999999999 -d 1 >"$T/bad.out" 2>"$T/bad.err" || rc=$?
+"$SWITCHSTAT" -p 999999999 -d 1 >"$T/bad.out" 2>"$T/bad.err" || rc=$? # not a window: bad input: exit code and message only
 [ "$rc" -eq 2 ] || fail "-p of a pid that never existed: exit $rc, want 2"
 pass "zombie leader traced; runs end with their target"

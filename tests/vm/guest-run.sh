@@ -71,6 +71,7 @@ build_check() {
 	fi
 }
 {
+	# not a window: 600 s is a hang cap on the quick start
 	scripts/setup.sh --no-build &&
 		build_check &&
 		timeout 600 ./build/switchstat -v -i 1000 -d 5 >"$R/quickstart.out"
