@@ -485,8 +485,9 @@ MUX_MS=$(cat /sys/bus/event_source/devices/armv*/perf_event_mux_interval_ms \
 	/sys/bus/event_source/devices/cpu*/perf_event_mux_interval_ms 2>/dev/null |
 	sort -n | tail -1)
 [ -n "$MUX_MS" ] || fail "no perf_event_mux_interval_ms for the PMU"
-# -d 5, -d 3: 5 and 3 of the tool's own intervals (no host speed in them)
-SWITCHSTAT_TEST=window_clock start_tool mux -L --csv -i 1000 -d 5 -p "$SPIN,$SLEEP" -e "$EV8" # not a window: 5 and 3 of the tool's own intervals, no host speed
+# not a window: -d 5, -d 3 are 5 and 3 of the tool's own intervals (no
+# host speed in them)
+SWITCHSTAT_TEST=window_clock start_tool mux -L --csv -i 1000 -d 5 -p "$SPIN,$SLEEP" -e "$EV8"
 wait_tool
 head -1 "$T/mux.out" | grep -q 'r11_running_pct' ||
 	fail "no running fraction in CSV: $(head -1 "$T/mux.out")"
@@ -494,7 +495,7 @@ check_rows "$T/mux.out" "0.1+mux=$MUX_MS" "tid=$SPIN_TIDS" "$EV8" scaled
 python3 "$T/pmu.py" h27 "$T/mux.out" "tid=$SLEEP" "$EV8" || SOFT_FAILED+=("not-counted cells (H27)")
 
 # ---- 3. the default events on a PMU without cache-misses -----------------
-start_tool dflt -i 1000 -d 3 -p "$SPIN" # not a window: 5 and 3 of the tool's own intervals, no host speed
+start_tool dflt -i 1000 -d 3 -p "$SPIN" # not a window: 3 of the tool's own intervals
 wait_tool
 python3 - "$T/dflt.out" "$SPIN" <<'PY' || { cat "$T/dflt.err" >&2; SOFT_FAILED+=("default events"); }
 import sys
