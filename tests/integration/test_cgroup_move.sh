@@ -96,7 +96,7 @@ start_tool th -G --csv -i 60000
 x0=$(usage "$P/t/x")
 y0=$(usage "$P/t/y")
 thaw "$S"
-sleep 2 # not a window: workload time; the check compares the tool with cpu.stat of the same frozen window
+run_for_cpu 2000000000 "$S" # 2 s on CPU between the two threads, however busy
 freeze "$S"
 x1=$(usage "$P/t/x")
 y1=$(usage "$P/t/y")

@@ -65,7 +65,7 @@ cpu1_offline_for 3 # the offline time being tested
 steal_begin 1 # the spinner's CPU
 bg taskset -c 1 "$WORKLOADS/spinner" 0
 SP=$BG_LAST
-sleep 4 # not a window: workload time; the spinner is frozen before its oracle is read
+run_for_cpu 4000000000 "$SP" # the spinner's run: 4 s on CPU 1, however busy
 freeze "$SP"
 steal_end "the spinner's run"
 sched=$(schedstat_sum "$SP")

@@ -21,8 +21,7 @@ hotplug_setup
 
 bg taskset -c 1 "$WORKLOADS/spinner" 0 ss_hpflush
 SP=$BG_LAST
-kill -STOP "$SP"
-sleep 0.1 # not a window: lets the SIGSTOP land before the oracle is read
+freeze "$SP"
 before=$(schedstat_sum "$SP")
 
 start_tool f -L --csv --no-counters -n 0 -i 60000 -v
