@@ -642,44 +642,6 @@ static __always_inline void ss_blame_stage_kq(struct ss_blame_cpu *bc,
 }
 #endif
 
-#if SS_BLAME_KCLOCK
-/*
- * The wait ss_blame_stage_kq staged, charged at once in the switch
- * program when it is the usual one (on this CPU only, within the newest
- * slice of the ring: the victim's own is not pushed yet) and its pair is
- * in this CPU's cache: a plain add, no tail call.  Else it stays staged
- * for the flush program (ss_blame_flush), which makes the same charge.
- */
-static __always_inline void ss_blame_flush_hit(struct ss_blame_cpu *bc,
-					       __u32 cpu_id)
-{
-	struct ss_blame_key key = {};
-	struct ss_blame_slice *s;
-	struct ss_blame_cached *c;
-	__u64 pushed = bc->pushed, since = bc->flush.since;
-	__u64 until = bc->flush_until;
-
-	if (SS_BLAME_BY == 2 || !bc->flush_tid || bc->flush.unknown_ns ||
-	    bc->flush.cpu != cpu_id || until <= since || !pushed ||
-	    bc->cache_busy)
-		return;
-	s = &bc->ring[(__u32)(pushed - 1) & (SS_BLAME_RING - 1)];
-	if (s->start > since || s->end < until)
-		return;
-	key.victim_tgid = bc->flush_tgid;
-	key.victim_tid = SS_BLAME_BY == 1 ? bc->flush_tid : 0;
-	ss_blame_culprit(&key, s->tid ? SS_BLAME_TASK : SS_BLAME_IDLE, s);
-	for (__u32 i = 0; i < SS_BLAME_CACHE; i++) {
-		c = &bc->cache[i];
-		if (c->ns && ss_blame_key_eq(&c->key, &key)) {
-			c->ns += until - since;
-			bc->flush_tid = 0;
-			return;
-		}
-	}
-}
-#endif
-
 /*
  * At sched_switch @sw, or a checkpoint (sw->at_switch 0, next_tid ==
  * tid): the current task (tgid, tid) ran from last to now and leaves;
@@ -714,7 +676,6 @@ static __always_inline void ss_blame_switch(const struct ss_switch_ctx *sw)
 
 	ss_blame_stage_kq(bc, cpu_id, tgid, tid, task, tid != 0 && selected,
 			  seen);
-	ss_blame_flush_hit(bc, cpu_id);
 	/*
 	 * The task leaving arrived by a switch the kernel did not report:
 	 * its slice from the kernel's clock of it since it was picked (fair
