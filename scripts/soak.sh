@@ -14,8 +14,9 @@
 #
 # Every interval it records: seconds, VmRSS kB, rows drained, entries in
 # each hash map of the tool (bpftool map dump), the tool's CPU time.
-# Verdict after a warm-up (the first quarter of the run, at least 10
-# intervals):
+# The run must span at least 40 intervals (-t * 1000 / -i), so each
+# quarter holds at least 10.  Verdict after a warm-up (the first quarter
+# of the run, at least 10 intervals):
 #   RSS: median of the last quarter - median of the second quarter
 #        <= BOUND kB (default 512; a leak of 1 kB per interval over an hour
 #        is 3.5 MB: run longer to catch smaller leaks)
@@ -44,12 +45,14 @@ while getopts "t:i:g:f:b:w:o:h" c; do
 	b) SS=$OPTARG ;;
 	w) WL=$OPTARG ;;
 	o) SAMPLES=$OPTARG ;;
-	*) sed -n '3,28p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+	*) sed -n '3,29p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 	esac
 done
 case $DUR$IV$BOUND$PROCS in *[!0-9]* | "") echo "soak: -t, -i, -g and -f want numbers" >&2; exit 2 ;; esac
-[ "$DUR" -ge 20 ] || { echo "soak: -t must be >= 20 s" >&2; exit 2; }
 [ "$IV" -ge 100 ] || { echo "soak: -i must be >= 100 ms" >&2; exit 2; }
+# the verdict compares quarters of the run: each must be >= 10 intervals
+[ $((DUR * 1000 / IV)) -ge 40 ] || { echo "soak: -t must span >= 40 intervals of -i" >&2; exit 2; }
+[ "$PROCS" -ge 1 ] || { echo "soak: -f must be >= 1" >&2; exit 2; }
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 SS=${SS:-${SWITCHSTAT:-$here/build/switchstat}}
@@ -85,7 +88,8 @@ done
 (while :; do "$WL/forkstorm" "$PROCS" 1 >/dev/null; sleep 1; done) 2>/dev/null &
 PIDS+=($!)
 
-"$SS" --csv -n 0 -i "$IV" -d "$((DUR + 2))" >"$W/out" 2>"$W/err" &
+# -d only caps a hang: the loop below ends the run with SIGINT
+"$SS" --csv -n 0 -i "$IV" -d "$((DUR * 4 + 60))" >"$W/out" 2>"$W/err" &
 TOOL=$!
 for i in $(seq 1 600); do
 	grep -q Tracing "$W/err" && break
@@ -113,7 +117,8 @@ t0=$(date +%s%N)
 while :; do
 	sleep "$(awk -v ms="$IV" 'BEGIN { print ms / 1000 }')"
 	now=$((($(date +%s%N) - t0) / 1000000))
-	[ "$now" -ge $((DUR * 1000)) ] && break
+	# and at least 12 samples (3 a quarter) however slow bpftool is here
+	[ "$now" -ge $((DUR * 1000)) ] && [ "$(wc -l <"$W/samples")" -ge 12 ] && break
 	kill -0 "$TOOL" 2>/dev/null || { cat "$W/err" >&2; echo "soak: switchstat died after $now ms" >&2; exit 1; }
 	rss=$(awk '/^VmRSS:/ { print $2 }' /proc/"$TOOL"/status)
 	cpu=$(sed 's/.*) //' /proc/"$TOOL"/stat | awk -v hz="$hz" '{ printf "%.2f", ($12 + $13) / hz }')

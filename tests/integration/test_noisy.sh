@@ -13,7 +13,8 @@
 # web,batch --json.  The window lasts until what the checks compare has
 # happened, however slow the host: before cron, 2 whole intervals of A,
 # 10 of web's and batch's threads preempted and web's threads 100 ms on
-# the run queue (schedstat); after cron started, 2 whole intervals of A.
+# the run queue (schedstat); after cron started, 2 whole intervals of A
+# and 2 Prometheus scrapes of web's delay by cron.
 # Then:
 #  1. per thread of web and batch, B's preemptions summed over preemptors equal B's
 #     INVOL for it (exactly: the same switches) and its
@@ -89,24 +90,29 @@ web_threads() {
 	done
 }
 
+# A's and B's interval: every wait below counts intervals, so a short one
+# only shortens the run (each side of cron's start still holds 2 whole ones)
+IV_MS=500
+IV_S=0.5
 P=$(free_port)
-launch cg --blame -G --json -n 0 -i 1000 --listen "127.0.0.1:$P"
+launch_prometheus "$P" # its start-up overlaps the tools'
+launch cg --blame -G --json -n 0 -i "$IV_MS" --listen "127.0.0.1:$P"
 LA=$LAUNCHED
-launch thr --blame -L -p "$WEB,$BATCH" --json -n 0 -i 1000
+launch thr --blame -L -p "$WEB,$BATCH" --json -n 0 -i "$IV_MS"
 LB=$LAUNCHED
 await cg "$LA"
 await thr "$LB"
-start_prometheus "$P"
+wait_for "prometheus ready" prom_ready
 prom_up() { [ "$(promq 'up{job="switchstat"}')" = 1 ]; }
 wait_for "Prometheus scraping A" prom_up
 
 web_threads >"$T/web0.txt"
 ls /proc/"$WEB"/task >"$T/webtids.txt"
 # whole_ivs_ge SINCE N: A has ended N intervals that began after SINCE
-# (a row's time less 1.05 s, as check 5 counts them)
+# (a row's time less IV_S + 0.05 s, as check 5 counts them)
 whole_ivs_ge() {
 	grep -o '^{"type":"row","time":[0-9.]*' "$T/cg.out" | sed 's/.*://' | uniq |
-		awk -v s="$1" -v n="$2" '$1 - 1.05 >= s { k++ } END { exit !(k >= n) }'
+		awk -v s="$1" -v n="$2" -v iv="$IV_S" '$1 - iv - 0.05 >= s { k++ } END { exit !(k >= n) }'
 }
 # contended: since web0.txt, 10 of web's and batch's threads were
 # preempted (check 1's premise) and web's threads waited 100 ms on the run
@@ -128,7 +134,14 @@ t_cron=$(now_s)
 bg taskset -c 0 "$WORKLOADS/spinner" 0 cron
 CRON=$BG_LAST
 to_cg "$CRON" "$CRON_CG"
-wait_for "2 whole intervals after cron started" whole_ivs_ge "$t_cron" 2
+# check 4's top-5 query takes a rate: 2 scrapes of web's delay by cron
+cron_scraped() {
+	local n
+	n=$(promq "max(count_over_time(switchstat_runq_delay_seconds_total{container_id=\"${WEB_ID:0:12}\",culprit_container_id=\"${CRON_ID:0:12}\"}[1m]))")
+	[ "${n:-0}" -ge 2 ] 2>/dev/null
+}
+after_cron() { whole_ivs_ge "$t_cron" 2 && cron_scraped; }
+wait_for "2 whole intervals after cron started, 2 scrapes of its delay of web" after_cron
 freeze "$WEB" "$BATCH" "$CRON"
 t_freeze=$(now_s)
 web_threads >"$T/web1.txt"
@@ -137,7 +150,7 @@ web_threads >"$T/web1.txt"
 sampled_after() {
 	local ts
 	ts=$(promq "timestamp(switchstat_last_collect_timestamp_seconds)")
-	[ -n "$ts" ] && python3 -c "import sys; sys.exit(0 if $ts > $t_freeze + 2.2 else 1)"
+	[ -n "$ts" ] && python3 -c "import sys; sys.exit(0 if $ts > $t_freeze + 2 * $IV_S + 0.2 else 1)"
 }
 wait_for "Prometheus: a sample of A 2 intervals after the freeze" sampled_after
 promraw() { # EXPR: "label value" per series of an instant query
@@ -161,11 +174,12 @@ reap "$LA" cg
 reap "$LB" thr
 
 python3 - "$T" "$WEB_CG" "$BATCH_CG" "$CRON_CG" "$t_thaw" "$t_cron" "$t_freeze" \
-	"${WEB_ID:0:12}" "${BATCH_ID:0:12}" "${CRON_ID:0:12}" <<'PY' || fail "see above"
+	"${WEB_ID:0:12}" "${BATCH_ID:0:12}" "${CRON_ID:0:12}" "$IV_S" <<'PY' || fail "see above"
 import json, sys
 T, web, batch, cron = sys.argv[1:5]
 t_thaw, t_cron, t_freeze = map(float, sys.argv[5:8])
 wid, bid, cid = sys.argv[8:11]
+iv = float(sys.argv[11])
 bad = []
 
 def recs(name):
@@ -267,9 +281,9 @@ for r in A:
     if r["type"] != "row" or r.get("cgroup") != web or r.get("cpu_pressure_pct") is None:
         continue
     t = r["time"]
-    if t - 1.05 >= t_thaw and t <= t_cron:
+    if t - iv - 0.05 >= t_thaw and t <= t_cron:
         before.append(r["cpu_pressure_pct"])
-    elif t - 1.05 >= t_cron and t <= t_freeze:
+    elif t - iv - 0.05 >= t_cron and t <= t_freeze:
         after.append(r["cpu_pressure_pct"])
 print("5. web's CPU-PSI%% before cron %s, after %s" % (before, after))
 if not before or not after:
@@ -292,7 +306,7 @@ info "no_psi: column left out, one note"
 command -v tmux >/dev/null || { pass "noisy neighbours (no tmux: pane untested)"; }
 thaw "$WEB" "$BATCH" "$CRON"
 "${TM[@]}" new-session -d -s top -x 160 -y 40 \
-	"TERM=screen '$SWITCHSTAT' --top --blame -G -i 1000 --json >'$T/top.out' 2>'$T/top.err'; echo \$? >'$T/top.rc'; exec sleep 600" ||
+	"TERM=screen '$SWITCHSTAT' --top --blame -G -i $IV_MS --json >'$T/top.out' 2>'$T/top.err'; echo \$? >'$T/top.rc'; exec sleep 600" ||
 	fail "tmux new-session"
 cap() { "${TM[@]}" capture-pane -p -t top:0.0 >"$T/$1"; }
 keys() { "${TM[@]}" send-keys -t top:0.0 "$@"; }
