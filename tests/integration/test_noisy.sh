@@ -296,6 +296,7 @@ sys.exit(1 if bad else 0)
 PY
 
 # --- no PSI: the column left out, one note ----------------------------------
+# not a window: the column and the note only, no count
 SWITCHSTAT_TEST=exit_tp_now,no_psi "$SWITCHSTAT" -G -i 300 -d 1 >"$T/nopsi.out" 2>"$T/nopsi.err" ||
 	fail "no_psi run failed: $(cat "$T/nopsi.err")"
 [ "$(grep -c "no CPU pressure (PSI)" "$T/nopsi.err")" -eq 1 ] || fail "no_psi: no single note: $(cat "$T/nopsi.err")"

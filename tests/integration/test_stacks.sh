@@ -57,6 +57,7 @@ SLEEP_MS=10
 run() {
 	local name=$1
 	shift
+	# not a window: 600 s is a hang cap; the workload's exit ends the run
 	run_gated "$name" stackwait $N $PIPE_MS $SLEEP_MS @FIFO -- \
 		--stacks -p @WL -d 600 --no-counters "$@"
 	kill -KILL "$WL" 2>/dev/null
@@ -77,7 +78,7 @@ run_many() {
 	for spec in "$@"; do
 		read -r name args <<<"$spec"
 		# shellcheck disable=SC2086 # the run's options, split
-		launch "$name" --stacks -p "$WL" -d 600 --no-counters $args
+		launch "$name" --stacks -p "$WL" -d 600 --no-counters $args # not a window: 600 s is a hang cap
 		pids+=("$LAUNCHED")
 		names+=("$name")
 	done
@@ -379,13 +380,14 @@ s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	python3 -m http.server "$HPORT" --bind 127.0.0.1 --directory "$T/www" \
 		>"$T/http.log" 2>&1 &
 	BG_PIDS+=("$!")
-	for _ in $(seq 1 100); do
+	for _ in $(seq 1 100); do # not a window: poll for the HTTP server; 5 s is a hang cap
 		curl -sf -o /dev/null "http://127.0.0.1:$HPORT/stacks.folded" && break
 		sleep 0.05
 	done
 	SHOT=$ARTIFACTS/test_stacks-speedscope.png
 	rm -f "$SHOT"
 	# a profile that speedscope cannot read shows its error page: no names
+	# not a window: 120 s is a hang cap on the browser
 	timeout 120 chromium --headless=new --no-sandbox --use-angle=swiftshader \
 		--enable-unsafe-swiftshader --window-size=1600,900 \
 		--force-device-scale-factor=2 --virtual-time-budget=15000 \
