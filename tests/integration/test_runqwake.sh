@@ -29,8 +29,11 @@
 # some 700 pairs a second) filled it before the window, so this process's
 # pairs were dropped (0 ms blamed).
 # Slices excluded by the rules: a wait that began before the tool
-# started, and a switch-in the kernel hides from tracers (other tasks'
-# here), neither of which occurs for these threads in the window.  A wait
+# started (none in the window), and one a switch-in the kernel hides from
+# tracers ended (the switch from a task it hides to one of these
+# threads): each count may fall short of the kernel's by at most the
+# switches the same run says were not reported (-v of the -p run,
+# machine-wide), never exceed it.  A wait
 # whose wakeup the kernel did not report (a 1 ms timer firing while a task
 # it hides from tracing is current: the likely cause of runs 25 and 59
 # short before, under heavy steal) counts too, timed from the thread's
@@ -113,10 +116,12 @@ kill -INT "${PIDS[@]}"
 for i in "${!NAMES[@]}"; do reap "${PIDS[$i]}" "${NAMES[$i]}"; done
 late=$(grep -o '[0-9]* run-queue waits whose wakeup' "$T/p.err" | awk '{ s += $1 } END { print s + 0 }')
 info "-p: $late waits whose wakeup the kernel did not report (timed by run_delay)"
+unrep=$(grep -o '[0-9]* switches not reported' "$T/p.err" | awk '{ s += $1 } END { print s + 0 }')
+info "-p: $unrep switches not reported by the kernel (machine-wide): the shortfall allowed"
 drop=$(grep -o '[0-9]* dropped' "$T/bla.err" | awk '{ s += $1 } END { print s + 0 }')
 info "--blame unfiltered: $drop pairs dropped (map full)"
 
-python3 - "$T" "$P" "$TID" "$((c1 - c0))" "$((t1 - t0))" "$((v1 - v0 - NT))" "$TID2" <<'PY' || fail "runq counts differ from the kernel's pcount"
+python3 - "$T" "$P" "$TID" "$((c1 - c0))" "$((t1 - t0))" "$((v1 - v0 - NT))" "$TID2" "$unrep" <<'PY' || fail "runq counts differ from the kernel's pcount"
 import csv, json, sys
 d, pid, tid = sys.argv[1:4]
 proc, thread, ended = int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
@@ -133,16 +138,17 @@ def counts(name, by=None, kind="runq"):
     return got
 
 bad = 0
+unrep = int(sys.argv[8])
 def same(what, got, want):
     global bad
-    ok = got == want
+    ok = want - unrep <= got <= want
     bad += not ok
     print("  %-34s runq waits %6d, kernel pcount %6d%s" % (what, got, want, "" if ok else "  <-- FAIL"))
 
 same("-p %s" % pid, sum(counts("p").values()), proc)
 def same_off(what, got, want):
     global bad
-    ok = got == want
+    ok = want - unrep <= got <= want
     bad += not ok
     print("  %-34s offcpu waits %6d, kernel vol - threads %6d%s" % (what, got, want, "" if ok else "  <-- FAIL"))
 same_off("-p %s" % pid, sum(counts("p", kind="offcpu").values()), ended)
@@ -157,7 +163,8 @@ off = {t: (thr.get(t, 0), n) for t, n in per_tid.items() if thr.get(t, 0) != n}
 same("-L -p %s: all threads" % pid, sum(thr.values()), proc)
 print("  -L -p %s: %d/%d threads exact%s" % (pid, len(per_tid) - len(off), len(per_tid),
       "; (got, kernel): " + str(sorted(off.items())[:5]) if off else ""))
-bad += len(off) > 0
+short = sum(n - g for g, n in off.values() if g < n)
+bad += any(g > n for g, n in off.values()) or short > unrep
 def blamed(name):
     tot = 0
     for line in open("%s/%s.out" % (d, name), encoding="utf-8", errors="replace"):

@@ -128,14 +128,23 @@ sys.exit(1 if bad else 0)
 PY
 }
 
+# diag NAME: what a failing check read: the output's first lines, and the
+# run's -v summary lines (skipped slices, drops, attach)
+diag() {
+	echo "  $1.out, first lines:" >&2
+	head -n 4 "$T/$1.out" | cut -c1-200 | sed 's/^/    /' >&2
+	echo "  $1.err, last lines:" >&2
+	tail -n 6 "$T/$1.err" | cut -c1-200 | sed 's/^/    /' >&2
+}
+
 info "1. per process, JSON and the exporter"
 PORT=$(free_port)
 run p --json --listen "$PORT" --metrics-per-process
 PORT=""
-check p json process || fail "per process: a process row is not named as the process"
+check p json process || { diag p; fail "per process: a process row is not named as the process"; }
 
 info "2. per thread (-L), CSV"
 run t --csv -L
-check t csv thread || fail "-L: a thread row is not named as the thread"
+check t csv thread || { diag t; fail "-L: a thread row is not named as the thread"; }
 
 pass "process rows carry the process's name, thread rows the thread's"
