@@ -141,9 +141,10 @@ while k < len(ivs):
             ok = False
         k = last
     pct = 100 * got / want
-    low = 99 - 100 * missed * period_ms / want
     ncpus = int(re.search(r"of (\d+) CPUs", c).group(1))
     high = max(101, 100 + 100 * ncpus * period_ms / want)
+    # the same period either way, less the slices of missed switches
+    low = min(99, 200 - high) - 100 * missed * period_ms / want
     good = low <= pct <= high
     ok &= good
     print("  %s %s: closure %.1f%% (allowed %.1f-%.1f%%, %d missed)" %
