@@ -153,36 +153,18 @@ static __always_inline __u32 ss_off_reason_tp(__u64 st)
 	return SS_OFF_OTHER;
 }
 
-/*
- * Add @ns of @reason to @t's row in the accumulator map of the interval
- * @cpu charges, and make there a take-back @t has due (ss_off_overlap) if
- * it is for that interval: one row lookup for both.
- */
-static __always_inline void
-ss_off_charge(struct ss_cpu *cpu, struct ss_off_task *t, __u32 reason, __u64 ns)
+/* Add @ns of @reason to @t's row in the accumulator map of @gen. */
+static __always_inline void ss_off_charge(struct ss_off_task *t, int gen,
+					  __u32 reason, __u64 ns)
 {
-	int gen = cpu->accum_gen & 1;
 	struct ss_off_val *v;
-	__u64 back = 0;
-	__u32 br = t->arr_reason;
 
-	if (t->arr_back) {
-		if (t->arr_gen == cpu->accum_gen && br < SS_OFF_MAX)
-			back = t->arr_ns;
-		t->arr_back = 0;
-		t->arr_ns = 0;
-	}
-	if (reason >= SS_OFF_MAX)
-		ns = 0;
-	if (!ns && !back)
+	if (!ns || reason >= SS_OFF_MAX)
 		return;
 	v = gen ? offcpu_b.lookup(&t->key) : offcpu.lookup(&t->key);
 	if (!v) {
 		struct ss_off_val init = {};
 
-		if (!ns) /* the take-back's row was never made */
-			return;
-		back = 0;
 		__builtin_memcpy(init.comm, t->comm, SS_COMM_LEN);
 		init.cgroup_id = t->cgroup_id;
 		v = gen ? offcpu_b.lookup_or_try_init(&t->key, &init)
@@ -192,10 +174,7 @@ ss_off_charge(struct ss_cpu *cpu, struct ss_off_task *t, __u32 reason, __u64 ns)
 			return;
 		}
 	}
-	if (ns)
-		__sync_fetch_and_add(&v->ns[reason], ns);
-	if (back)
-		__sync_fetch_and_add(&v->ns[br], -back);
+	__sync_fetch_and_add(&v->ns[reason], ns);
 }
 
 #if SS_TASK_CLOCK
@@ -254,7 +233,11 @@ static __always_inline void ss_off_end(struct ss_cpu *cpu,
 				       __u64 now, int seen)
 {
 	__u64 since = t->since, from;
-	__u32 idx = cpu->accum_gen & 1;
+	__u32 idx;
+	int gen;
+
+	gen = cpu->accum_gen & 1;
+	idx = gen;
 
 	struct ss_off_edge *e = offcpu_edge.lookup(&idx);
 
@@ -268,12 +251,14 @@ static __always_inline void ss_off_end(struct ss_cpu *cpu,
 	/* xfrom..xto before since = 0: the host reads them lock-free */
 	asm volatile("" ::: "memory");
 	t->since = 0;
-	if (now > from)
-		ss_off_charge(cpu, t, t->reason, now - from);
-	if (!t->arr_back) { /* its end may be run time (ss_off_over) */
-		t->arr_ns = seen && now > from ? now - from : 0;
-		t->arr_gen = cpu->accum_gen;
-		t->arr_reason = t->reason;
+	t->arr_ns = 0;
+	if (now > from) {
+		ss_off_charge(t, gen, t->reason, now - from);
+		if (seen) { /* its end may be run time (ss_off_over) */
+			t->arr_ns = now - from;
+			t->arr_gen = cpu->accum_gen;
+			t->arr_reason = t->reason;
+		}
 	}
 	if (now > since) { /* --hist offcpu-*, --wakers: the whole span */
 		SS_HIST_OFFSTATE_END(tid, t->reason, now - since);
@@ -359,44 +344,27 @@ static __always_inline void ss_off_arrive(struct ss_cpu *cpu, __u64 now,
 
 /*
  * The current task's last span (@t) ended at its switch-in @over ns
- * (ss_off_over) after the kernel's clock had started its run time: that
- * much is taken back from the span's charge, if it is still in the
- * interval this CPU charges (after an edge it stays: at most one such
- * part per task and edge).  So on-CPU (the kernel's clock) and off-CPU
- * never overlap, and add up to the wall time.  The take-back is made due
- * (arr_back) and made with @t's next charge to its row, in the same
- * lookup (ss_off_charge), if that is in the same interval; at once
- * (ss_off_back_now) if its row changes first.
+ * (ss_off_over) after the kernel's clock had started its run time: take
+ * that much back from the span's charge, if it is still in the interval
+ * this CPU charges (after an edge it stays: at most one such part per
+ * task and edge).  So on-CPU (the kernel's clock) and off-CPU never
+ * overlap, and add up to the wall time.
  */
 static __always_inline void ss_off_overlap(struct ss_cpu *cpu,
 					   struct ss_off_task *t, __u64 over)
 {
 	__u64 d = t->arr_ns;
-
-	if (t->arr_back) /* one is due already: its switch-in charged none */
-		return;
-	t->arr_ns = 0;
-	if (!over || !d || t->arr_gen != cpu->accum_gen ||
-	    t->arr_reason >= SS_OFF_MAX)
-		return;
-	t->arr_ns = over < d ? over : d;
-	t->arr_back = 1;
-}
-
-/* @t's due take-back, from the row of @key (its row until now) */
-static __always_inline void
-ss_off_back_now(struct ss_cpu *cpu, struct ss_off_task *t, struct ss_key *key)
-{
 	struct ss_off_val *v;
-	__u64 d = t->arr_ns;
 	__u32 r = t->arr_reason;
 
-	t->arr_back = 0;
 	t->arr_ns = 0;
-	if (t->arr_gen != cpu->accum_gen || r >= SS_OFF_MAX)
+	if (!over || !d || t->arr_gen != cpu->accum_gen || r >= SS_OFF_MAX)
 		return;
+	if (over < d)
+		d = over;
 	/* the row holds the charge: never made here */
-	v = (cpu->accum_gen & 1) ? offcpu_b.lookup(key) : offcpu.lookup(key);
+	v = (cpu->accum_gen & 1) ? offcpu_b.lookup(&t->key)
+				 : offcpu.lookup(&t->key);
 	if (v)
 		__sync_fetch_and_add(&v->ns[r], -d);
 }
@@ -445,13 +413,8 @@ static __always_inline void ss_off_leave(void *ctx, struct ss_cpu *cpu,
 	}
 
 	__u64 leader;
-	struct ss_key was = t->key;
 
 	ss_ident_key(&t->key, tgid, tid, cg, &leader);
-	if (t->arr_back && (was.tgid != t->key.tgid || was.tid != t->key.tid ||
-			    was.start_ns != t->key.start_ns ||
-			    was.cgroup_id != t->key.cgroup_id))
-		ss_off_back_now(cpu, t, &was);
 	t->cgroup_id = cg;
 	/* the row's name: the leader's, else its own read in place (@task) */
 	if (!SS_PER_THREAD && tid != tgid && leader)
@@ -464,7 +427,7 @@ static __always_inline void ss_off_leave(void *ctx, struct ss_cpu *cpu,
 	t->ksum = ss_off_ksum();
 	t->since = now;
 	if (gap)
-		ss_off_charge(cpu, t, SS_OFF_RUNQ, gap);
+		ss_off_charge(t, cpu->accum_gen & 1, SS_OFF_RUNQ, gap);
 }
 
 /*

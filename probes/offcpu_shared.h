@@ -59,16 +59,15 @@ struct ss_off_task {
 	__u64 xfrom;
 	__u64 xto;
 	/*
-	 * arr_back 0: the part of the last span charged at its (seen)
-	 * switch-in, ns (0: none), the interval (accum_gen) and reason it
-	 * went to; at its switch-out what of it the kernel's clock gave the
-	 * task's run time becomes the take-back: arr_back 1, arr_ns that
-	 * many ns, due from that interval's row (offcpu.bpf.h ss_off_overlap)
+	 * the part of the last span charged at its (seen) switch-in, ns (0:
+	 * none), the interval (accum_gen) and reason it went to: what of it
+	 * the kernel's clock gave the task's run time is taken back at its
+	 * switch-out (offcpu.bpf.h ss_off_overlap)
 	 */
 	__u64 arr_ns;
 	__u64 arr_gen;
 	__u32 arr_reason;
-	__u32 arr_back;
+	__u32 arr_pad;
 	__u32 reason; /* enum ss_off_reason of the open span */
 	__u32 xreason; /* ... of the xfrom..xto part */
 	__u32 dead; /* 1: its last switch was seen: the host deletes it */

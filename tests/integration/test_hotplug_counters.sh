@@ -56,7 +56,7 @@ run() {
 	steal_begin 1 # the spinner's CPU
 	bg taskset -c 1 "$WORKLOADS/spinner" 0
 	sp=$BG_LAST
-	run_for_cpu 2000000000 "$sp" # the spinner's run: 2 s on CPU 1, however busy
+	sleep 2 # not a window: workload time; the spinner is frozen before its oracle is read
 	freeze "$sp"
 	steal_end "$way: the spinner's run"
 	sched=$(schedstat_sum "$sp")
