@@ -21,11 +21,23 @@ cleanup() {
 		kill -KILL "$p" 2>/dev/null
 	done
 	wait 2>/dev/null
+	# a failed test's files (the tool's whole output and stderr, the
+	# workloads' figures) kept for a person to read: a failure seen once
+	# in CI can be read without a rerun
+	if [ -n "${SS_FAILED:-}" ]; then
+		mkdir -p "$ARTIFACTS/failed" &&
+			cp -a "$T" "$ARTIFACTS/failed/$(basename "$0" .sh)-$$" 2>/dev/null &&
+			echo "files of this run kept in $ARTIFACTS/failed/$(basename "$0" .sh)-$$" >&2
+	fi
 	rm -rf "$T"
 }
 trap cleanup EXIT
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
+fail() {
+	echo "FAIL: $*" >&2
+	SS_FAILED=1
+	exit 1
+}
 
 # SS_HANG_S: how long a condition a test waits for (an attach, a file, a
 # workload's progress) may take before the wait is called a hang and the

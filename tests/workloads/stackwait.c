@@ -6,10 +6,16 @@
  * Waits until a writer opens FIFO (a wait it does not time), then N
  * times: wait_in_pipe() reads a byte from a pipe that its helper thread
  * ("swhelper") writes PIPE_MS after being asked, then wait_in_sleep()
- * nanosleeps SLEEP_MS.  Each function times its blocking call with
- * CLOCK_MONOTONIC.  Then it prints "PID PIPE_NS SLEEP_NS" (the summed
- * times) and stops itself (SIGSTOP).  With "lock" (switchstat_example.txt's example)
- * it also waits in wait_on_lock() for a mutex the helper holds PIPE_MS.
+ * nanosleeps SLEEP_MS.  Each function times itself (its blocking call,
+ * and wait_in_pipe's request before it) with CLOCK_MONOTONIC, and reads
+ * the run-queue wait the kernel counted in that window (run_delay,
+ * /proc/thread-self/schedstat's second field: a preemption inside the
+ * window, or the wait after its wakeup).  Then it prints "PID PIPE_NS
+ * SLEEP_NS" (the summed times), " LOCK_NS" with lock, and on a second
+ * line "PIPE_RQ_NS SLEEP_RQ_NS" (the summed run_delay of those windows),
+ * and stops itself (SIGSTOP).  With "lock" (switchstat_example.txt's
+ * example) it also waits in wait_on_lock() for a mutex the helper holds
+ * PIPE_MS.
  * The helper wakes wait_in_pipe() from wake_by_pipe() (--wakers --stacks:
  * the waker's user stack); the timer wakes wait_in_sleep().
  *
@@ -34,6 +40,8 @@ static int req[2], resp[2];
 static long pipe_ms;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static volatile int held; /* the helper holds lock */
+static int rq_fd = -1; /* the main thread's schedstat */
+static uint64_t pipe_rq, sleep_rq; /* run_delay in the timed windows, ns */
 
 static inline __attribute__((always_inline)) long sys3(long nr, long a, long b,
 						       long c)
@@ -70,6 +78,21 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+/* the main thread's run_delay (ns); exits when it cannot be read */
+static uint64_t run_delay(void)
+{
+	unsigned long long on, wait;
+	char b[128];
+	ssize_t n = pread(rq_fd, b, sizeof(b) - 1, 0);
+
+	if (n <= 0)
+		exit(1);
+	b[n] = 0;
+	if (sscanf(b, "%llu %llu", &on, &wait) != 2)
+		exit(1);
+	return wait;
+}
+
 /* the helper wakes wait_in_pipe(): the byte written (inline, as above) */
 __attribute__((noinline)) int wake_by_pipe(char c)
 {
@@ -104,13 +127,15 @@ static void *helper(void *arg)
 __attribute__((noinline)) uint64_t wait_in_pipe(void)
 {
 	char c = 'x';
-	uint64_t t0;
+	uint64_t t0 = now_ns(), r0 = run_delay();
 
+	/* the request inside the window: a preemption at its return (the
+	 * helper woken on this CPU) is in this function's stacks too */
 	if (write(req[1], &c, 1) != 1)
 		exit(1);
-	t0 = now_ns();
 	if (sys3(SYS_read, resp[0], (long)&c, 1) != 1)
 		exit(1);
+	pipe_rq += run_delay() - r0;
 	return now_ns() - t0;
 }
 
@@ -118,10 +143,11 @@ __attribute__((noinline)) uint64_t wait_in_pipe(void)
 __attribute__((noinline)) uint64_t wait_in_sleep(long ms)
 {
 	struct timespec d = { ms / 1000, (ms % 1000) * 1000000L };
-	uint64_t t0 = now_ns();
+	uint64_t t0 = now_ns(), r0 = run_delay();
 
 	while (sys3(SYS_nanosleep, (long)&d, (long)&d, 0) != 0)
 		;
+	sleep_rq += run_delay() - r0;
 	return now_ns() - t0;
 }
 
@@ -159,6 +185,9 @@ int main(int argc, char **argv)
 	prctl(PR_SET_NAME, "stackwait");
 	if (pipe(req) || pipe(resp) || pthread_create(&th, NULL, helper, NULL))
 		return 1;
+	rq_fd = open("/proc/thread-self/schedstat", O_RDONLY);
+	if (rq_fd < 0)
+		return 1;
 	fd = open(argv[4], O_RDONLY); /* until the test says go */
 	if (fd < 0)
 		return 1;
@@ -172,7 +201,8 @@ int main(int argc, char **argv)
 	       (unsigned long long)ts);
 	if (argc == 6)
 		printf(" %llu", (unsigned long long)tl);
-	printf("\n");
+	printf("\n%llu %llu\n", (unsigned long long)pipe_rq,
+	       (unsigned long long)sleep_rq);
 	fflush(stdout);
 	raise(SIGSTOP);
 	return 0;
