@@ -252,16 +252,16 @@ print(cpus[0], cpus[-1])')
 	[ "$CPU_A" != "$CPU_B" ] || skip "needs 2 online CPUs"
 }
 
-# pipe_rtt_ns: this host's pipe round trip between two tasks now, in ns
-# (perf bench sched pipe, 20000 round trips, run with no tool attached):
-# the control a per-switch allowance is scaled by (2.2 us on the host
-# the accuracy figures were taken on, 6-13 us on slower ones); empty when
-# no perf here can run the bench
+# pipe_rtt_ns [LOOPS]: this host's pipe round trip between two tasks
+# now, in ns (perf bench sched pipe, LOOPS round trips, default 20000,
+# run with no tool attached): the control a per-switch allowance is
+# scaled by (2.2 us on the host the accuracy figures were taken on, 6-13
+# us on slower ones); empty when no perf here can run the bench
 pipe_rtt_ns() {
 	local p
 	for p in perf $(cd /usr/bin && ls perf_* 2>/dev/null | sort -rV); do
 		command -v "$p" >/dev/null || continue
-		"$p" bench sched pipe -l 20000 2>/dev/null |
+		"$p" bench sched pipe -l "${1:-20000}" 2>/dev/null |
 			awk '/usecs\/op/ { printf "%.0f\n", $1 * 1000; ok = 1 } END { exit !ok }' && return 0
 	done
 	return 0
@@ -628,19 +628,6 @@ threads_parked() {
 		[ "${t##*/}" = "$1" ] && continue
 		grep -qE 'pause|sigsuspend' "$t/wchan" 2>/dev/null || return 1
 	done
-}
-
-# pipe_rtt_short_ns: pipe_rtt_ns from 2000 round trips (a tenth of its
-# time): a control for a test whose allowance is per sample, in ns; empty
-# when no perf here can run the bench
-pipe_rtt_short_ns() {
-	local p
-	for p in perf $(cd /usr/bin && ls perf_* 2>/dev/null | sort -rV); do
-		command -v "$p" >/dev/null || continue
-		"$p" bench sched pipe -l 2000 2>/dev/null |
-			awk '/usecs\/op/ { printf "%.0f\n", $1 * 1000; ok = 1 } END { exit !ok }' && return 0
-	done
-	return 0
 }
 
 # unowned_ns ERRFILE: CPU time whose owner the tool could not know, ns,

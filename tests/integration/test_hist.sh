@@ -143,7 +143,7 @@ thaw "$SL" # it shows up again in part 3
 # the sums' allowance per sample: 5 us where a pipe round trip takes 2.2 us
 # (docs/accuracy.md's host), scaled by this host's round trip (RTT, measured
 # before the workload starts)
-RTT=$(pipe_rtt_short_ns)
+RTT=$(pipe_rtt_ns 2000)
 RSUM=runq_sum OSUM=oncpu_sum
 if [ -n "$RTT" ]; then
 	SLACK_NS=$((5000 * RTT / 2200))
