@@ -25,9 +25,10 @@ cleanup() {
 	# workloads' figures) kept for a person to read: a failure seen once
 	# in CI can be read without a rerun
 	if [ -n "${SS_FAILED:-}" ]; then
-		mkdir -p "$ARTIFACTS/failed" &&
-			cp -a "$T" "$ARTIFACTS/failed/$(basename "$0" .sh)-$$" 2>/dev/null &&
-			echo "files of this run kept in $ARTIFACTS/failed/$(basename "$0" .sh)-$$" >&2
+		local keep
+		keep=$ARTIFACTS/failed/$(basename "$0" .sh)-$$
+		mkdir -p "$ARTIFACTS/failed" && cp -a "$T" "$keep" 2>/dev/null &&
+			echo "files of this run kept in $keep" >&2
 	fi
 	rm -rf "$T"
 }
