@@ -1061,6 +1061,7 @@ static __always_inline void ss_resync(void *ctx, struct ss_cpu *cpu, int ck)
 		ss_blame_switch(&rs);
 	} else if (ck == SS_RS_EDGE) {
 		ss_blame_edge(&rs);
+		ss_preempt_edge();
 		ss_off_edge_run(cpu, &rs);
 	} else {
 		ss_hist_unreported(&rs);
