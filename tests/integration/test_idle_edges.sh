@@ -17,7 +17,8 @@
 #    under the kernel's task clock by one tick of the interval
 #    (task_clock_lag_ms: a task running across an edge is charged up to a
 #    tick late; 0.8 % at HZ=250 and 500 ms);
-#  - no row, idle rows included, over 101 % of one CPU in any interval;
+#  - no row, idle rows included, over 101 % of one CPU in any interval,
+#    widened by the same tick (a row's task may be the one charged late);
 #  - swapper/1 in each interval within 30 ms + 5 % of /proc/stat's cpu1
 #    idle delta (its resolution is 10 ms, the interpolation at each end
 #    adds up to that again), and summed over the intervals from the freeze
@@ -51,9 +52,10 @@ wait_intervals e $(($(intervals e) + 2))
 freeze "$SP"
 F0=$(date +%s.%N)
 wait_intervals e $(($(intervals e) + 4)) # CPU 1 idle, unless others run there
-# and most of an interval more: the final partial interval is 450 ms, so
-# a tick of the kernel's clock stays inside its 101 % of one CPU per row
-# (as in a full one), however late the edges came
+# and most of an interval more: the final partial interval, mostly 450
+# ms; under --throttled this shell woke after the next edge once, and the
+# final interval was 4.6 ms, where a busy shell read 173 % of one
+# CPU: a tick (4 ms) charged late from the interval before
 sleep 0.45 # not a window: the final partial interval
 F1=$(date +%s.%N)
 stop_tool
@@ -115,7 +117,7 @@ for k, (t, c) in enumerate(zip(ends, checks)):
     good = 99 - lag <= pct <= 101 + lag
     ok &= good
     mine = [r for r in rows if r["time"] == t]
-    over = [r for r in mine if float(r["cpu_pct"]) > 101]
+    over = [r for r in mine if float(r["cpu_pct"]) > 101 + lag]
     ok &= not over
     sw = sum(int(r["oncpu_ns"]) for r in mine if r["pid"] == "0" and r["comm"] == "swapper/1")
     line = "  %s interval %d (%.1f ms): closure %.1f%%, swapper/1 %.1f ms" % (
