@@ -83,16 +83,21 @@ static __always_inline void ss_preempt_uncache(struct ss_preempt_cached *c)
 	c->count = 0;
 }
 
-/* Every pair cached on this CPU to the preempt map (at its edge). */
+/* Every pair cached in @p (this CPU's) to the preempt map. */
+static __always_inline void ss_preempt_flush(struct ss_preempt_pend *p)
+{
+	for (__u32 i = 0; i < SS_PREEMPT_CACHE; i++)
+		ss_preempt_uncache(&p->cache[i]);
+}
+
+/* ... at this CPU's interval edge */
 static __always_inline void ss_preempt_edge(void)
 {
 	__u32 zero = 0;
 	struct ss_preempt_pend *p = preempt_pend.lookup(&zero);
 
-	if (!p)
-		return;
-	for (__u32 i = 0; i < SS_PREEMPT_CACHE; i++)
-		ss_preempt_uncache(&p->cache[i]);
+	if (p)
+		ss_preempt_flush(p);
 }
 
 /*
@@ -142,9 +147,9 @@ static __always_inline void ss_preempt_add(struct ss_preempt_pend *p,
  * filters (@selected), make it pending with @next_tid as its preemptor
  * ((idle) at once for the idle task).
  */
-static __always_inline void ss_preempt_switch(__u32 tgid, __u32 tid,
-					      __u64 task, int invol,
-					      int selected, __u32 next_tid)
+static __always_inline void ss_preempt_switch(__u32 tgid, __u32 tid, __u64 task,
+					      int invol, int selected,
+					      __u32 next_tid)
 {
 	__u32 zero = 0;
 	struct ss_preempt_pend *p = preempt_pend.lookup(&zero);
@@ -178,15 +183,13 @@ static __always_inline void ss_preempt_switch(__u32 tgid, __u32 tid,
 	 * not run: the cached pairs go to the map now
 	 */
 	if (!next_tid && ss_current_kthread())
-		for (__u32 i = 0; i < SS_PREEMPT_CACHE; i++)
-			ss_preempt_uncache(&p->cache[i]);
+		ss_preempt_flush(p);
 }
 
 /* at sched_switch @sw: its preemption, if involuntary, by the next task */
 static __always_inline void ss_preempt_hook(const struct ss_switch_ctx *sw)
 {
-	ss_preempt_switch(sw->tgid, sw->tid, sw->task,
-			  sw->kind == SS_SW_INVOL,
+	ss_preempt_switch(sw->tgid, sw->tid, sw->task, sw->kind == SS_SW_INVOL,
 			  ss_task_selected(sw->tgid, sw->tid), sw->next_tid);
 }
 #else
